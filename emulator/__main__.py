@@ -1,0 +1,3 @@
+from emulator.server.cli import main
+
+main()

@@ -1,0 +1,84 @@
+"""Every error the emulator can return, in one table.
+
+Each row gives the JSON protocol's shape name (``__type``), the query
+protocol's legacy code (also sent in the JSON ``x-amzn-query-error`` header)
+and the HTTP status, as AWS maps them (see docs/sqs-reference.md 1.14).
+"""
+
+from typing import NamedTuple
+
+
+class ErrorSpec(NamedTuple):
+    shape: str
+    code: str
+    status: int
+    sender_fault: bool = True
+
+
+ERRORS: dict[str, ErrorSpec] = {
+    # Generic query-protocol errors, still returned by SQS.
+    "InvalidParameterValue": ErrorSpec("InvalidParameterValueException", "InvalidParameterValue", 400),
+    "MissingParameter": ErrorSpec("MissingParameterException", "MissingParameter", 400),
+    "InvalidAction": ErrorSpec("InvalidActionException", "InvalidAction", 400),
+    "InvalidQueryParameter": ErrorSpec("InvalidQueryParameterException", "InvalidQueryParameter", 400),
+    "MalformedQueryString": ErrorSpec("MalformedQueryStringException", "MalformedQueryString", 400),
+    "InternalFailure": ErrorSpec("InternalFailure", "InternalFailure", 500, sender_fault=False),
+    # Errors modelled in the SQS service model.
+    "QueueDoesNotExist": ErrorSpec("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),
+    "QueueNameExists": ErrorSpec("QueueNameExists", "QueueAlreadyExists", 400),
+    "QueueDeletedRecently": ErrorSpec("QueueDeletedRecently", "AWS.SimpleQueueService.QueueDeletedRecently", 400),
+    "PurgeQueueInProgress": ErrorSpec("PurgeQueueInProgress", "AWS.SimpleQueueService.PurgeQueueInProgress", 403),
+    "TooManyEntriesInBatchRequest": ErrorSpec(
+        "TooManyEntriesInBatchRequest", "AWS.SimpleQueueService.TooManyEntriesInBatchRequest", 400
+    ),
+    "EmptyBatchRequest": ErrorSpec("EmptyBatchRequest", "AWS.SimpleQueueService.EmptyBatchRequest", 400),
+    "BatchEntryIdsNotDistinct": ErrorSpec(
+        "BatchEntryIdsNotDistinct", "AWS.SimpleQueueService.BatchEntryIdsNotDistinct", 400
+    ),
+    "BatchRequestTooLong": ErrorSpec("BatchRequestTooLong", "AWS.SimpleQueueService.BatchRequestTooLong", 400),
+    "InvalidBatchEntryId": ErrorSpec("InvalidBatchEntryId", "AWS.SimpleQueueService.InvalidBatchEntryId", 400),
+    "MessageNotInflight": ErrorSpec("MessageNotInflight", "AWS.SimpleQueueService.MessageNotInflight", 400),
+    "UnsupportedOperation": ErrorSpec("UnsupportedOperation", "AWS.SimpleQueueService.UnsupportedOperation", 400),
+    "ReceiptHandleIsInvalid": ErrorSpec("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 404),
+    "OverLimit": ErrorSpec("OverLimit", "OverLimit", 403),
+    "RequestThrottled": ErrorSpec("RequestThrottled", "RequestThrottled", 403),
+    "InvalidAddress": ErrorSpec("InvalidAddress", "InvalidAddress", 404),
+    "InvalidSecurity": ErrorSpec("InvalidSecurity", "InvalidSecurity", 403),
+    "ResourceNotFoundException": ErrorSpec("ResourceNotFoundException", "ResourceNotFoundException", 404),
+    "InvalidAttributeName": ErrorSpec("InvalidAttributeName", "InvalidAttributeName", 400),
+    "InvalidAttributeValue": ErrorSpec("InvalidAttributeValue", "InvalidAttributeValue", 400),
+    "InvalidMessageContents": ErrorSpec("InvalidMessageContents", "InvalidMessageContents", 400),
+    "InvalidIdFormat": ErrorSpec("InvalidIdFormat", "InvalidIdFormat", 400),
+}
+
+
+class SqsError(Exception):
+    """An SQS error: ``name`` is a key of ERRORS; the protocol layer renders it."""
+
+    def __init__(self, name: str, message: str):
+        super().__init__(message)
+        self.spec = ERRORS[name]
+        self.name = name
+        self.message = message
+
+    @property
+    def code(self) -> str:
+        return self.spec.code
+
+    @property
+    def status(self) -> int:
+        return self.spec.status
+
+
+def invalid_parameter(message: str) -> SqsError:
+    return SqsError("InvalidParameterValue", message)
+
+
+def invalid_reason(reason: str) -> SqsError:
+    """AWS's wording for a rejected value: 'One or more parameters are invalid. Reason: ...'."""
+    return SqsError("InvalidParameterValue", f"One or more parameters are invalid. Reason: {reason}")
+
+
+def queue_does_not_exist() -> SqsError:
+    # The protocol layer appends " for this wsdl version." on the query protocol.
+    return SqsError("QueueDoesNotExist", "The specified queue does not exist.")
