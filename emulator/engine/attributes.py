@@ -1,0 +1,91 @@
+"""Queue attributes: the one table of names, defaults and valid values.
+
+Values are kept as the strings AWS shows them; the queue reads typed values
+from them when they change. Errors follow AWS's wording for CreateQueue and
+SetQueueAttributes (InvalidAttributeName / InvalidAttributeValue).
+"""
+
+import json
+import re
+from typing import Callable, NamedTuple
+
+from emulator.errors import SqsError
+
+_INTEGER = re.compile(r"[+-]?\d{1,10}")
+
+
+class Setting(NamedTuple):
+    default: str | None  # None: absent until set
+    valid: Callable[[str], bool]
+
+
+def _int_range(low: int, high: int) -> Callable[[str], bool]:
+    return lambda value: bool(_INTEGER.fullmatch(value)) and low <= int(value) <= high
+
+
+def _json_object(value: str) -> bool:
+    try:
+        return isinstance(json.loads(value), dict)
+    except ValueError:
+        return False
+
+
+def _boolean(value: str) -> bool:
+    return value.lower() in ("true", "false")
+
+
+SETTINGS: dict[str, Setting] = {
+    "DelaySeconds": Setting("0", _int_range(0, 900)),
+    "MaximumMessageSize": Setting("1048576", _int_range(1024, 1_048_576)),
+    "MessageRetentionPeriod": Setting("345600", _int_range(60, 1_209_600)),
+    "ReceiveMessageWaitTimeSeconds": Setting("0", _int_range(0, 20)),
+    "VisibilityTimeout": Setting("30", _int_range(0, 43_200)),
+    "Policy": Setting(None, lambda v: v == "" or _json_object(v)),
+    "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
+    "KmsDataKeyReusePeriodSeconds": Setting(None, _int_range(60, 86_400)),
+    "SqsManagedSseEnabled": Setting("true", _boolean),
+}
+
+# Computed on read, never set by the caller.
+COMPUTED = (
+    "QueueArn",
+    "ApproximateNumberOfMessages",
+    "ApproximateNumberOfMessagesNotVisible",
+    "ApproximateNumberOfMessagesDelayed",
+    "CreatedTimestamp",
+    "LastModifiedTimestamp",
+)
+
+# Names AWS knows that a standard queue neither accepts nor reports yet
+# (FIFO, dead-letter): GetQueueAttributes may ask for them and gets nothing.
+NOT_ON_THIS_QUEUE = (
+    "FifoQueue",
+    "ContentBasedDeduplication",
+    "DeduplicationScope",
+    "FifoThroughputLimit",
+    "RedrivePolicy",
+    "RedriveAllowPolicy",
+)
+
+READABLE = frozenset(SETTINGS) | frozenset(COMPUTED) | frozenset(NOT_ON_THIS_QUEUE)
+
+
+def unknown_attribute(name: str) -> SqsError:
+    return SqsError("InvalidAttributeName", f"Unknown Attribute {name}.")
+
+
+def validate(attributes: dict[str, str]) -> dict[str, str]:
+    """Check settable attributes; return them normalized (booleans lower-case)."""
+    clean = {}
+    for name, value in attributes.items():
+        setting = SETTINGS.get(name)
+        if setting is None:
+            raise unknown_attribute(name)
+        if not isinstance(value, str) or not setting.valid(value):
+            raise SqsError("InvalidAttributeValue", f"Invalid value for the parameter {name}.")
+        clean[name] = value.lower() if setting.valid is _boolean else value
+    return clean
+
+
+def defaults() -> dict[str, str]:
+    return {name: s.default for name, s in SETTINGS.items() if s.default is not None}

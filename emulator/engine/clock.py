@@ -1,0 +1,50 @@
+"""Time for the engine. Every deadline reads one of these, never time.time().
+
+RealClock is the default. ManualClock only moves when told (advance), so tests
+and users can expire a 30-second visibility timeout instantly.
+"""
+
+import threading
+import time
+from typing import Callable
+
+
+class RealClock:
+    manual = False
+
+    def now(self) -> float:
+        return time.time()
+
+    def wait(self, condition: threading.Condition, deadline: float) -> None:
+        """Block on `condition` (held by the caller) until notified or `deadline`."""
+        remaining = deadline - self.now()
+        if remaining > 0:
+            condition.wait(remaining)
+
+
+class ManualClock:
+    manual = True
+
+    def __init__(self, start: float | None = None):
+        self._now = time.time() if start is None else start
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[], None]] = []
+
+    def now(self) -> float:
+        return self._now
+
+    def wait(self, condition: threading.Condition, deadline: float) -> None:
+        # Real time does not bring the deadline closer; advance() notifies.
+        condition.wait()
+
+    def on_advance(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    def advance(self, seconds: float) -> float:
+        if seconds < 0:
+            raise ValueError("time only moves forward")
+        with self._lock:
+            self._now += seconds
+            for listener in self._listeners:
+                listener()
+            return self._now

@@ -1,0 +1,64 @@
+"""One message and the states it moves through."""
+
+import enum
+from typing import Any, NamedTuple
+
+
+class State(enum.Enum):
+    DELAYED = "delayed"
+    VISIBLE = "visible"
+    INFLIGHT = "inflight"
+    GONE = "gone"  # deleted, expired, purged: no longer in any queue
+
+
+class Message:
+    """Fields set at send never change; the delivery fields change under the queue's lock."""
+
+    __slots__ = (
+        "id",
+        "body",
+        "attributes",
+        "system_attributes",
+        "md5_of_body",
+        "sent_at",
+        "sender_id",
+        "state",
+        "receive_count",
+        "first_receive_at",
+        "nonce",
+        "received_at",
+        "timer",
+    )
+
+    def __init__(
+        self,
+        message_id: str,
+        body: str,
+        attributes: dict[str, dict[str, Any]],
+        system_attributes: dict[str, dict[str, Any]],
+        md5_of_body: str,
+        sent_at: float,
+        sender_id: str,
+    ):
+        self.id = message_id
+        self.body = body
+        self.attributes = attributes
+        self.system_attributes = system_attributes
+        self.md5_of_body = md5_of_body
+        self.sent_at = sent_at
+        self.sender_id = sender_id
+        self.state = State.VISIBLE
+        self.receive_count = 0
+        self.first_receive_at: float | None = None
+        self.nonce: str | None = None  # of the latest receive; a receipt handle must carry it
+        self.received_at = 0.0  # start of the latest receive, for the 12-hour visibility cap
+        self.timer = 0  # bumped on every re-arm, so superseded scheduler entries do nothing
+
+
+class Delivery(NamedTuple):
+    """What one receive handed out, copied under the lock."""
+
+    message: Message
+    receipt_handle: str
+    receive_count: int
+    first_receive_at: float

@@ -1,0 +1,241 @@
+"""A standard queue: one lock, one condition, SQS's message states.
+
+Every message is in exactly one state (delayed, visible, in flight, gone).
+Visible messages wait in insertion order in an OrderedDict, so receive takes
+from the front and delete/purge/expiry remove by id, all O(1); time-driven
+transitions are callbacks on the shared scheduler, guarded by the message's
+state and timer so a superseded callback does nothing.
+"""
+
+import threading
+from collections import OrderedDict
+from typing import Iterable
+
+from emulator.engine import attributes as queue_attributes
+from emulator.engine import receipts
+from emulator.engine.message import Delivery, Message, State
+from emulator.errors import SqsError, invalid_parameter
+
+MAX_VISIBILITY_TIMEOUT = 43_200
+MAX_INFLIGHT = 120_000
+
+
+class Queue:
+    kind = "standard"
+
+    def __init__(self, account: str, region: str, name: str, attributes: dict[str, str], clock, scheduler):
+        self.account = account
+        self.region = region
+        self.name = name
+        self.arn = f"arn:aws:sqs:{region}:{account}:{name}"
+        self._clock = clock
+        self._scheduler = scheduler
+        self._lock = threading.Lock()
+        self._message_visible = threading.Condition(self._lock)
+        self._messages: dict[str, Message] = {}
+        self._visible: OrderedDict[str, Message] = OrderedDict()
+        self._inflight = 0
+        self._delayed = 0
+        self.deleted = False
+        self.created_at = self.modified_at = int(clock.now())
+        self.attributes = queue_attributes.defaults()
+        self.tags: dict[str, str] = {}
+        self._set(attributes)
+
+    # -- attributes -------------------------------------------------------
+
+    def _set(self, attributes: dict[str, str]) -> None:
+        self.attributes.update(attributes)
+        if "KmsMasterKeyId" in attributes:
+            # AWS: choosing a KMS key turns SQS-managed encryption off, for good.
+            self.attributes["SqsManagedSseEnabled"] = "false"
+        if self.attributes.get("Policy") == "":
+            del self.attributes["Policy"]  # an empty policy removes it
+        self.delay_seconds = int(self.attributes["DelaySeconds"])
+        self.visibility_timeout = int(self.attributes["VisibilityTimeout"])
+        self.retention_period = int(self.attributes["MessageRetentionPeriod"])
+        self.maximum_message_size = int(self.attributes["MaximumMessageSize"])
+        self.receive_wait_seconds = int(self.attributes["ReceiveMessageWaitTimeSeconds"])
+
+    def set_attributes(self, attributes: dict[str, str]) -> None:
+        with self._lock:
+            shorter_retention = int(attributes.get("MessageRetentionPeriod", self.retention_period)) < (
+                self.retention_period
+            )
+            self._set(attributes)
+            self.modified_at = int(self._clock.now())
+            if shorter_retention:
+                # Existing messages may now be past retention; re-arm them all (rare, not a hot path).
+                for message in self._messages.values():
+                    self._scheduler.call_at(message.sent_at + self.retention_period, self._retention_ended, message)
+
+    def differing_attribute(self, attributes: dict[str, str]) -> str | None:
+        """The first given attribute whose value differs from this queue's, for CreateQueue."""
+        for name, value in attributes.items():
+            if self.attributes.get(name, queue_attributes.SETTINGS[name].default) != value:
+                return name
+        return None
+
+    def counts(self) -> dict[str, int]:
+        with self._lock:
+            return {
+                "ApproximateNumberOfMessages": len(self._visible),
+                "ApproximateNumberOfMessagesNotVisible": self._inflight,
+                "ApproximateNumberOfMessagesDelayed": self._delayed,
+            }
+
+    # -- messages ---------------------------------------------------------
+
+    def send(self, batch: Iterable[tuple[Message, int]]) -> None:
+        """Enqueue (message, delay seconds) pairs; a delay of 0 makes the message visible now."""
+        with self._lock:
+            now = self._clock.now()
+            for message, delay in batch:
+                message.sent_at = now
+                self._messages[message.id] = message
+                self._scheduler.call_at(now + self.retention_period, self._retention_ended, message)
+                if delay > 0:
+                    message.state = State.DELAYED
+                    self._delayed += 1
+                    self._scheduler.call_at(now + delay, self._delay_ended, message)
+                else:
+                    self._make_visible(message)
+
+    def receive(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
+        """Deliver up to max_messages visible messages, hiding each for visibility_timeout.
+
+        Waits up to wait_seconds (on the queue's clock) for the first visible
+        message; returns as soon as any is there.
+        """
+        with self._lock:
+            if not self._visible and wait_seconds > 0:
+                deadline = self._clock.now() + wait_seconds
+                while not self._visible and not self.deleted and self._clock.now() < deadline:
+                    self._clock.wait(self._message_visible, deadline)
+            elif self._inflight >= MAX_INFLIGHT:
+                raise SqsError("OverLimit", f"Too many messages in flight for queue {self.name}.")
+            now = self._clock.now()
+            deliveries = []
+            while self._visible and len(deliveries) < max_messages:
+                _, message = self._visible.popitem(last=False)
+                deliveries.append(self._deliver(message, now, visibility_timeout))
+            if visibility_timeout == 0:
+                for delivery in deliveries:
+                    self._end_inflight(delivery.message)
+            return deliveries
+
+    def _deliver(self, message: Message, now: float, visibility_timeout: int) -> Delivery:
+        message.state = State.INFLIGHT
+        self._inflight += 1
+        message.receive_count += 1
+        if message.first_receive_at is None:
+            message.first_receive_at = now
+        message.nonce = receipts.new_nonce()
+        message.received_at = now
+        self._arm_visibility(message, now + visibility_timeout)
+        handle = receipts.encode(message.id, message.nonce)
+        return Delivery(message, handle, message.receive_count, message.first_receive_at)
+
+    def delete(self, receipt_handle: str) -> None:
+        """Delete the message this handle received. A stale handle (the message
+        was received again since) or a gone message deletes nothing, as on AWS."""
+        message_id, nonce = receipts.decode(receipt_handle)
+        with self._lock:
+            message = self._messages.get(message_id)
+            if message is not None and message.nonce == nonce:
+                self._remove(message)
+
+    def change_visibility(self, receipt_handle: str, timeout: int) -> None:
+        message_id, nonce = receipts.decode(receipt_handle)
+        with self._lock:
+            message = self._messages.get(message_id)
+            if message is None or message.nonce != nonce:
+                raise invalid_parameter(
+                    f"Value {receipt_handle} for parameter ReceiptHandle is invalid. "
+                    "Reason: Message does not exist or is not available for visibility timeout change."
+                )
+            if message.state is not State.INFLIGHT:
+                raise SqsError("MessageNotInflight", "Message not inflight.")
+            now = self._clock.now()
+            if now + timeout > message.received_at + MAX_VISIBILITY_TIMEOUT:
+                raise invalid_parameter(
+                    f"Value {timeout} for parameter VisibilityTimeout is invalid. Reason: Total "
+                    f"VisibilityTimeout for the message is beyond the limit [{MAX_VISIBILITY_TIMEOUT} seconds]"
+                )
+            if timeout == 0:
+                self._end_inflight(message)
+            else:
+                self._arm_visibility(message, now + timeout)
+
+    def purge(self) -> None:
+        """Remove every message: visible, delayed and in flight."""
+        with self._lock:
+            self._drop_all()
+
+    def close(self) -> None:
+        """The queue was deleted: drop its messages and release its long polls."""
+        with self._lock:
+            self.deleted = True
+            self._drop_all()
+            self._message_visible.notify_all()
+
+    def wake_waiters(self) -> None:
+        """Let long polls re-check their deadline (the manual clock moved)."""
+        with self._lock:
+            self._message_visible.notify_all()
+
+    # -- transitions (caller holds the lock) ------------------------------
+
+    def _make_visible(self, message: Message) -> None:
+        message.state = State.VISIBLE
+        self._visible[message.id] = message
+        self._message_visible.notify()
+
+    def _end_inflight(self, message: Message) -> None:
+        message.timer += 1
+        self._inflight -= 1
+        self._make_visible(message)
+
+    def _arm_visibility(self, message: Message, deadline: float) -> None:
+        message.timer += 1
+        self._scheduler.call_at(deadline, self._visibility_ended, message, message.timer)
+
+    def _remove(self, message: Message) -> None:
+        if message.state is State.VISIBLE:
+            del self._visible[message.id]
+        elif message.state is State.INFLIGHT:
+            self._inflight -= 1
+        elif message.state is State.DELAYED:
+            self._delayed -= 1
+        message.state = State.GONE
+        del self._messages[message.id]
+
+    def _drop_all(self) -> None:
+        for message in self._messages.values():
+            message.state = State.GONE
+        self._messages.clear()
+        self._visible.clear()
+        self._inflight = self._delayed = 0
+
+    # -- scheduler callbacks ----------------------------------------------
+
+    def _visibility_ended(self, message: Message, timer: int) -> None:
+        with self._lock:
+            if message.state is State.INFLIGHT and message.timer == timer:
+                self._end_inflight(message)
+
+    def _delay_ended(self, message: Message) -> None:
+        with self._lock:
+            if message.state is State.DELAYED:
+                self._delayed -= 1
+                self._make_visible(message)
+
+    def _retention_ended(self, message: Message) -> None:
+        with self._lock:
+            if message.state is State.GONE:
+                return
+            expires = message.sent_at + self.retention_period
+            if expires > self._clock.now():
+                self._scheduler.call_at(expires, self._retention_ended, message)  # retention grew
+            else:
+                self._remove(message)
