@@ -1,0 +1,46 @@
+"""Wire formats of SQS: the query protocol and JSON 1.0. Knows no queues.
+
+    detect(request)                                   -> 'json' | 'query'
+    parse(protocol, request)                          -> (operation, params)   raises SqsError
+    serialize_result(protocol, operation, output, request_id) -> Response
+    serialize_error(protocol, error, request_id)      -> Response
+
+Params and outputs are the same dicts for both protocols, keyed by the
+current botocore model's member names: str, int, bool, bytes (blobs), dict,
+list. Members whose value is None are omitted from responses.
+"""
+
+from werkzeug.wrappers import Request, Response
+
+from emulator.errors import SqsError
+
+from . import awsjson, awsquery
+
+__all__ = ["detect", "parse", "serialize_result", "serialize_error"]
+
+_MODULES = {"json": awsjson, "query": awsquery}
+
+
+def detect(request: Request) -> str:
+    # Only headers: the body is left for parse(). A JSON content type without a
+    # target still gets a JSON error (InvalidAction), which its client can read.
+    if "X-Amz-Target" in request.headers or request.mimetype == awsjson.CONTENT_TYPE:
+        return "json"
+    return "query"
+
+
+def parse(protocol: str, request: Request) -> tuple[str, dict]:
+    try:
+        return _MODULES[protocol].parse(request)
+    except SqsError:
+        raise
+    except Exception as exc:  # a parser bug must still reach the client as an SQS error
+        raise SqsError("InvalidParameterValue", f"The request could not be parsed: {exc}") from exc
+
+
+def serialize_result(protocol: str, operation: str, output: dict, request_id: str) -> Response:
+    return _MODULES[protocol].serialize_result(operation, output, request_id)
+
+
+def serialize_error(protocol: str, error: SqsError, request_id: str) -> Response:
+    return _MODULES[protocol].serialize_error(error, request_id)

@@ -1,0 +1,286 @@
+"""The query protocol: form-encoded ``Action=..`` requests in, XML out.
+
+Requests are parsed by walking the operation's input shape over a tree of the
+dotted keys (``MessageAttribute.1.Value.DataType``), the reverse of botocore's
+QuerySerializer. Responses are built as dicts from the output shape and
+rendered by xmltodict, in the layout botocore's QueryParser reads.
+"""
+
+import base64
+import binascii
+import re
+from urllib.parse import parse_qsl
+
+import xmltodict
+from botocore.model import Shape
+from werkzeug.wrappers import Request, Response
+
+from emulator.errors import SqsError
+
+from . import query_names as qn
+from .model import XML_NAMESPACE, check_required, invalid_value, operation_model
+
+# The value of a tree node; the other keys of a node are the next dotted parts.
+_VALUE = None
+# Keys that are not operation parameters: the envelope and SigV2/SigV4 query auth.
+_ENVELOPE = {"Action", "Version", "AWSAccessKeyId", "Timestamp", "Expires"}
+_ENVELOPE_PREFIXES = ("X-Amz-", "Signature")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NOT_FOUND_JSON = "The specified queue does not exist."
+_NOT_FOUND_QUERY = "The specified queue does not exist for this wsdl version."
+
+
+# ---------------------------------------------------------------- requests
+
+
+def _form(request: Request) -> dict[str, str]:
+    """Query-string and body parameters; the body wins, the first of repeated keys wins."""
+    params: dict[str, str] = {}
+    sources = [request.query_string]
+    if request.method == "POST":
+        # Read the raw body whatever its Content-Type (some hand-written clients
+        # omit it) and not through request.form, whose werkzeug 3.1 limit of
+        # 500 kB is below SQS's 1 MiB messages.
+        sources.append(request.get_data(cache=True))
+    for raw in sources:
+        if not raw:
+            continue
+        try:
+            pairs = parse_qsl(raw.decode("utf-8"), keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError:
+            raise SqsError("MalformedQueryString", "The query string is not valid UTF-8.") from None
+        seen: set[str] = set()
+        for key, value in pairs:
+            if key not in seen:
+                seen.add(key)
+                params[key] = value
+    if not params and "form" in request.__dict__:
+        # The caller already parsed request.form, which consumed the body.
+        params = request.form.to_dict()
+    return params
+
+
+def _tree(flat: dict[str, str]) -> dict:
+    root: dict = {}
+    for key, value in flat.items():
+        if key in _ENVELOPE or key.startswith(_ENVELOPE_PREFIXES):
+            continue
+        node = root
+        for part in key.split("."):
+            node = node.setdefault(part, {})
+        node[_VALUE] = value
+    return root
+
+
+def parse(request: Request) -> tuple[str, dict]:
+    flat = _form(request)
+    action = flat.get("Action")
+    if action is None:
+        raise SqsError("MissingParameter", "The request must contain the parameter Action.")
+    op = operation_model(action)
+    shape = op.input_shape
+    params = _structure(shape, _tree(flat), "") if shape is not None else {}
+    # A queue URL path (/000000000000/q) names the queue when the body does not.
+    if shape is not None and "QueueUrl" in shape.members and params.get("QueueUrl") is None:
+        if request.path not in ("", "/"):
+            params["QueueUrl"] = request.host_url.rstrip("/") + request.path
+    check_required(shape, params)
+    return op.name, params
+
+
+def _structure(shape: Shape, node: dict, path: str) -> dict:
+    out = {}
+    for name, member in shape.members.items():
+        w = qn.wire(shape.name, name)
+        value = _member(member, w, name, node, path)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def _member(shape: Shape, w: qn.Wire, name: str, node: dict, path: str):
+    own = qn.member_name(w, name)
+    kind = shape.type_name
+    if kind == "list":
+        return _list_member(shape, w, name, node, path)
+    if kind == "map":
+        # The model's form first, then the member name (Tags.1.Key, Attributes.entry.1.key).
+        candidates = [(own, w.flattened), (name, True), (name, False)]
+        for key, flat in candidates:
+            entries = node.get(key)
+            if entries is not None and not flat:
+                key, entries = f"{key}.entry", entries.get("entry")
+            if entries is not None and _indexes(entries):
+                return _map(shape, w, entries, path + key)
+        return None
+    child = node.get(own)
+    if child is None:
+        return None
+    return _value(shape, child, path + own)
+
+
+def _list_member(shape: Shape, w: qn.Wire, name: str, node: dict, path: str):
+    own = qn.member_name(w, name)
+    # The model's form first, then the forms other clients send:
+    # AttributeName.1, AttributeNames.member.1, AttributeNames.1.
+    candidates = []
+    if w.flattened:
+        candidates.append((qn.element_name(w, name), None))
+    else:
+        candidates.append((own, w.list_member or "member"))
+    candidates += [(own, "member"), (own, None)]
+    if w.list_member:
+        candidates.append((w.list_member, None))
+    for key, inner in candidates:
+        items = node.get(key)
+        if items is not None and inner is not None:
+            items = items.get(inner)
+        if items is not None and _indexes(items):
+            prefix = f"{path}{key}." + (f"{inner}." if inner else "")
+            return [_value(shape.member, items[i], prefix + i) for i in _indexes(items)]
+    # botocore sends an empty list as a bare "AttributeNames=".
+    bare = node.get(own)
+    if bare is not None and bare.get(_VALUE) == "":
+        return []
+    return None
+
+
+def _indexes(node: dict) -> list[str]:
+    return sorted((k for k in node if k is not _VALUE and k.isdigit()), key=int)
+
+
+def _map(shape: Shape, w: qn.Wire, entries: dict, path: str) -> dict:
+    key_name, value_name = w.key or "key", w.value or "value"
+    out = {}
+    for i in _indexes(entries):
+        entry = entries[i]
+        prefix = f"{path}.{i}."
+        key_node = entry.get(key_name)
+        if key_node is None or key_node.get(_VALUE) is None:
+            raise SqsError("MissingParameter", f"The request must contain the parameter {prefix}{key_name}.")
+        value_node = entry.get(value_name)
+        if value_node is None:
+            raise SqsError("MissingParameter", f"The request must contain the parameter {prefix}{value_name}.")
+        out[key_node[_VALUE]] = _value(shape.value, value_node, prefix + value_name)
+    return out
+
+
+def _value(shape: Shape, node: dict, path: str):
+    kind = shape.type_name
+    if kind == "structure":
+        return _structure(shape, node, path + ".")
+    if kind == "list":  # a list inside a list: botocore's non-flattened default
+        items = node.get("member", {})
+        return [_value(shape.member, items[i], f"{path}.member.{i}") for i in _indexes(items)]
+    if kind == "map":
+        return _map(shape, qn.Wire(), node.get("entry", {}), path + ".entry")
+    text = node.get(_VALUE)
+    if text is None:
+        return None
+    return scalar(shape, text, path)
+
+
+def scalar(shape: Shape, text: str, path: str):
+    kind = shape.type_name
+    if kind in ("integer", "long"):
+        if not _INTEGER.fullmatch(text):
+            raise invalid_value(text, path, "Must be an integer.")
+        return int(text)
+    if kind == "boolean":
+        lowered = text.lower()
+        if lowered not in ("true", "false"):
+            raise invalid_value(text, path, "Must be true or false.")
+        return lowered == "true"
+    if kind == "blob":
+        try:
+            return base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raise invalid_value(text, path, "Must be base64 encoded.") from None
+    if kind in ("float", "double"):
+        try:
+            return float(text)
+        except ValueError:
+            raise invalid_value(text, path, "Must be a number.") from None
+    return text
+
+
+# ---------------------------------------------------------------- responses
+
+
+def _xml_response(document: dict, status: int, request_id: str) -> Response:
+    text = xmltodict.unparse(document, short_empty_elements=True)
+    # XML parsers turn a literal CR into LF; AWS escapes it so message bodies survive.
+    text = text.replace("\r", "&#xD;")
+    return Response(text, status=status, content_type="text/xml", headers={"x-amzn-RequestId": request_id})
+
+
+def serialize_result(operation: str, output: dict, request_id: str) -> Response:
+    op = operation_model(operation)
+    body: dict = {"@xmlns": XML_NAMESPACE}
+    if op.output_shape is not None:
+        # The old model wraps every output in <OperationResult>.
+        body[f"{operation}Result"] = _xml_structure(op.output_shape, output or {})
+    body["ResponseMetadata"] = {"RequestId": request_id}
+    return _xml_response({f"{operation}Response": body}, 200, request_id)
+
+
+def serialize_error(error: SqsError, request_id: str) -> Response:
+    message = error.message
+    if error.name == "QueueDoesNotExist" and message == _NOT_FOUND_JSON:
+        message = _NOT_FOUND_QUERY  # what AWS says on this protocol
+    document = {
+        "ErrorResponse": {
+            "@xmlns": XML_NAMESPACE,
+            "Error": {
+                "Type": "Sender" if error.spec.sender_fault else "Receiver",
+                "Code": error.spec.code,
+                "Message": message,
+                "Detail": None,
+            },
+            "RequestId": request_id,
+        }
+    }
+    return _xml_response(document, error.spec.status, request_id)
+
+
+def _xml_structure(shape: Shape, value: dict) -> dict:
+    out = {}
+    for name, member in shape.members.items():
+        item = value.get(name)
+        if item is None:
+            continue
+        w = qn.wire(shape.name, name)
+        own = qn.member_name(w, name)
+        kind = member.type_name
+        if kind == "list":
+            items = [_xml_value(member.member, x) for x in item if x is not None]
+            if w.flattened:
+                out[qn.element_name(w, name)] = items
+            else:
+                out[own] = {w.list_member or "member": items}
+        elif kind == "map":
+            k, v = w.key or "key", w.value or "value"
+            entries = [{k: key, v: _xml_value(member.value, x)} for key, x in item.items() if x is not None]
+            out[own] = entries if w.flattened else {"entry": entries}
+        else:
+            out[own] = _xml_value(member, item)
+    return out
+
+
+def _xml_value(shape: Shape, value):
+    kind = shape.type_name
+    if kind == "structure":
+        return _xml_structure(shape, value)
+    if kind in ("list", "map"):  # nested collections: botocore's non-flattened defaults
+        return _xml_structure_of_one(shape, value)
+    if kind == "boolean":
+        return "true" if value else "false"
+    if kind == "blob":
+        return base64.b64encode(value.encode() if isinstance(value, str) else value).decode("ascii")
+    return str(value)
+
+
+def _xml_structure_of_one(shape: Shape, value):
+    if shape.type_name == "list":
+        return {"member": [_xml_value(shape.member, x) for x in value]}
+    return {"entry": [{"key": k, "value": _xml_value(shape.value, v)} for k, v in value.items()]}

@@ -1,0 +1,51 @@
+"""botocore's SQS service model, loaded once, plus the checks both protocols share.
+
+The operation list, member names and member types all come from this model;
+nothing here names an SQS operation.
+"""
+
+import functools
+
+import botocore.session
+from botocore.model import OperationModel, ServiceModel, Shape
+
+from emulator.errors import SqsError
+
+# Query responses and errors carry this namespace (from the last query-protocol model).
+XML_NAMESPACE = "http://queue.amazonaws.com/doc/2012-11-05/"
+
+
+@functools.cache
+def service_model() -> ServiceModel:
+    # Loading the model costs tens of milliseconds: do it once per process.
+    return botocore.session.get_session().get_service_model("sqs")
+
+
+@functools.cache
+def _operation_names() -> frozenset[str]:
+    return frozenset(service_model().operation_names)
+
+
+def operation_model(name: str | None) -> OperationModel:
+    """The model of operation ``name``, or InvalidAction if SQS has no such operation."""
+    if not name or name not in _operation_names():
+        raise SqsError("InvalidAction", f"The action {name or ''} is not valid for this endpoint.")
+    return service_model().operation_model(name)
+
+
+def invalid_value(value: object, param: str, reason: str) -> SqsError:
+    # AWS's wording for a value it cannot accept for a named parameter.
+    return SqsError("InvalidParameterValue", f"Value {value} for parameter {param} is invalid. Reason: {reason}")
+
+
+def check_required(shape: Shape | None, params: dict) -> None:
+    """MissingParameter for the first absent required top-level member.
+
+    Only the top level: nested required members (a batch entry's Id, an
+    attribute's DataType) get operation-specific messages from the API layer.
+    """
+    if shape is None:
+        return
+    for name in shape.required_members:
+        if params.get(name) is None:
+            raise SqsError("MissingParameter", f"The request must contain the parameter {name}.")
