@@ -18,7 +18,7 @@ class ErrorSpec(NamedTuple):
 ERRORS: dict[str, ErrorSpec] = {
     # Generic query-protocol errors, still returned by SQS.
     "InvalidParameterValue": ErrorSpec("InvalidParameterValueException", "InvalidParameterValue", 400),
-    "MissingParameter": ErrorSpec("MissingParameterException", "MissingParameter", 400),
+    "MissingParameter": ErrorSpec("MissingRequiredParameterException", "MissingParameter", 400),
     "InvalidAction": ErrorSpec("InvalidActionException", "InvalidAction", 400),
     "InvalidQueryParameter": ErrorSpec("InvalidQueryParameterException", "InvalidQueryParameter", 400),
     "MalformedQueryString": ErrorSpec("MalformedQueryStringException", "MalformedQueryString", 400),

@@ -1,0 +1,28 @@
+"""One function per SQS operation, named after it (SendMessage -> send_message).
+
+A function takes the request's Context and params (shaped as botocore's SQS
+model names them) and returns the output dict. It knows no HTTP, XML or JSON.
+"""
+
+from botocore import xform_name
+
+from emulator.api import messages, queues
+from emulator.api.context import Context
+from emulator.errors import SqsError
+
+_HANDLERS = {
+    name: function
+    for module in (queues, messages)
+    for name, function in vars(module).items()
+    if callable(function) and not name.startswith("_") and function.__module__ == module.__name__
+}
+
+
+def dispatch(ctx: Context, operation: str, params: dict) -> dict:
+    handler = _HANDLERS.get(xform_name(operation))
+    if handler is None:
+        raise SqsError("UnsupportedOperation", f"{operation} is not supported by this emulator yet.")
+    return handler(ctx, params)
+
+
+__all__ = ["Context", "dispatch"]

@@ -26,7 +26,9 @@ class Broker:
         for queue in queues:
             queue.close()
 
-    def create_queue(self, account: str, region: str, name: str, attributes: dict[str, str]) -> tuple[Queue, bool]:
+    def create_queue(
+        self, account: str, region: str, name: str, attributes: dict[str, str], tags: dict[str, str] | None = None
+    ) -> tuple[Queue, bool]:
         """Return (queue, created). An existing queue with other attribute values is QueueNameExists."""
         with self._lock:
             queue = self._queues.get((account, region, name))
@@ -39,6 +41,7 @@ class Broker:
                     )
                 return queue, False
             queue = Queue(account, region, name, attributes, self.clock, self.scheduler)
+            queue.tags.update(tags or {})
             self._queues[(account, region, name)] = queue
             return queue, True
 

@@ -20,6 +20,8 @@ class Message:
         "attributes",
         "system_attributes",
         "md5_of_body",
+        "md5_of_attributes",
+        "group_id",
         "sent_at",
         "sender_id",
         "state",
@@ -37,15 +39,18 @@ class Message:
         attributes: dict[str, dict[str, Any]],
         system_attributes: dict[str, dict[str, Any]],
         md5_of_body: str,
-        sent_at: float,
+        md5_of_attributes: str | None,
         sender_id: str,
+        group_id: str | None = None,
     ):
         self.id = message_id
         self.body = body
         self.attributes = attributes
         self.system_attributes = system_attributes
         self.md5_of_body = md5_of_body
-        self.sent_at = sent_at
+        self.md5_of_attributes = md5_of_attributes
+        self.group_id = group_id  # on a standard queue: a fair-queue tenant
+        self.sent_at = 0.0  # set by the queue when it takes the message
         self.sender_id = sender_id
         self.state = State.VISIBLE
         self.receive_count = 0

@@ -112,11 +112,14 @@ class Queue:
                 deadline = self._clock.now() + wait_seconds
                 while not self._visible and not self.deleted and self._clock.now() < deadline:
                     self._clock.wait(self._message_visible, deadline)
-            elif self._inflight >= MAX_INFLIGHT:
+            if self._inflight >= MAX_INFLIGHT:
+                # AWS: a short poll at the in-flight limit is OverLimit; a long poll just gets nothing.
+                if wait_seconds > 0:
+                    return []
                 raise SqsError("OverLimit", f"Too many messages in flight for queue {self.name}.")
             now = self._clock.now()
             deliveries = []
-            while self._visible and len(deliveries) < max_messages:
+            while self._visible and len(deliveries) < max_messages and self._inflight < MAX_INFLIGHT:
                 _, message = self._visible.popitem(last=False)
                 deliveries.append(self._deliver(message, now, visibility_timeout))
             if visibility_timeout == 0:
@@ -155,12 +158,12 @@ class Queue:
                     "Reason: Message does not exist or is not available for visibility timeout change."
                 )
             if message.state is not State.INFLIGHT:
-                raise SqsError("MessageNotInflight", "Message not inflight.")
+                return  # its visibility already ended: AWS answers 200 and changes nothing
             now = self._clock.now()
             if now + timeout > message.received_at + MAX_VISIBILITY_TIMEOUT:
                 raise invalid_parameter(
                     f"Value {timeout} for parameter VisibilityTimeout is invalid. Reason: Total "
-                    f"VisibilityTimeout for the message is beyond the limit [{MAX_VISIBILITY_TIMEOUT} seconds]"
+                    f"VisibilityTimeout for the message is beyond the limit [{MAX_VISIBILITY_TIMEOUT} seconds]."
                 )
             if timeout == 0:
                 self._end_inflight(message)

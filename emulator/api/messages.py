@@ -1,0 +1,243 @@
+"""The message operations: send, receive, delete, change visibility (and their batches)."""
+
+import uuid
+from typing import Any
+
+from emulator.api import digests, validation
+from emulator.api.context import Context
+from emulator.engine.message import Delivery, Message
+from emulator.engine.queue import MAX_VISIBILITY_TIMEOUT, Queue
+from emulator.errors import SqsError, invalid_parameter, invalid_reason
+
+MAX_DELAY_SECONDS = 900
+
+
+def send_message(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    message, delay = _new_message(ctx, queue, params)
+    queue.send([(message, delay)])
+    return _sent(message)
+
+
+def send_message_batch(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    entries = params["Entries"]
+    validation.batch_entries(entries, "SendMessageBatchRequestEntry")
+    total = sum(_entry_size(entry) for entry in entries)
+    if total > validation.MAX_BATCH_BYTES:
+        raise SqsError(
+            "BatchRequestTooLong",
+            f"Batch requests cannot be longer than {validation.MAX_BATCH_BYTES} bytes. You have sent {total} bytes.",
+        )
+    accepted, successful, failed = [], [], []
+    for entry in entries:
+        try:
+            message, delay = _new_message(ctx, queue, entry)
+        except SqsError as error:
+            failed.append(_failure(entry["Id"], error))
+            continue
+        accepted.append((message, delay))
+        successful.append({"Id": entry["Id"], **_sent(message)})
+    queue.send(accepted)
+    return _batch_result(successful, failed)
+
+
+def receive_message(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    max_messages = validation.int_in_range(params, "MaxNumberOfMessages", 1, 10, default=1)
+    visibility = _at_most(params, "VisibilityTimeout", MAX_VISIBILITY_TIMEOUT, queue.visibility_timeout)
+    wait = _at_most(params, "WaitTimeSeconds", 20, queue.receive_wait_seconds)
+    # The newer MessageSystemAttributeNames wins over the deprecated AttributeNames.
+    system_names = set(params.get("MessageSystemAttributeNames") or params.get("AttributeNames") or ())
+    attribute_names = params.get("MessageAttributeNames") or ()
+    deliveries = queue.receive(max_messages, visibility, wait)
+    if not deliveries:
+        return {}
+    return {"Messages": [_received(delivery, system_names, attribute_names) for delivery in deliveries]}
+
+
+def delete_message(ctx: Context, params: dict) -> dict:
+    ctx.queue(params["QueueUrl"]).delete(params["ReceiptHandle"])
+    return {}
+
+
+def delete_message_batch(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    return _for_each_entry(
+        params["Entries"], "DeleteMessageBatchRequestEntry", lambda entry: queue.delete(_handle(entry))
+    )
+
+
+def change_message_visibility(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    queue.change_visibility(params["ReceiptHandle"], _visibility_timeout(params))
+    return {}
+
+
+def change_message_visibility_batch(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    return _for_each_entry(
+        params["Entries"],
+        "ChangeMessageVisibilityBatchRequestEntry",
+        lambda entry: queue.change_visibility(_handle(entry), _visibility_timeout(entry)),
+    )
+
+
+# -- helpers ----------------------------------------------------------------
+
+
+def _new_message(ctx: Context, queue: Queue, entry: dict) -> tuple[Message, int]:
+    body = entry.get("MessageBody")
+    validation.body(body)
+    attributes = entry.get("MessageAttributes") or {}
+    size = len(body.encode()) + validation.message_attributes(attributes)
+    if size > queue.maximum_message_size:
+        raise invalid_reason(f"Message must be shorter than {queue.maximum_message_size} bytes.")
+    system_attributes = entry.get("MessageSystemAttributes") or {}
+    validation.system_attributes(system_attributes)
+    if entry.get("MessageDeduplicationId") is not None:
+        raise invalid_parameter(
+            "The request include parameter MessageDeduplicationId which is not valid for this queue type"
+        )
+    delay = entry.get("DelaySeconds", queue.delay_seconds)
+    if not 0 <= delay <= MAX_DELAY_SECONDS:
+        raise invalid_parameter(
+            f"Value {delay} for parameter DelaySeconds is invalid. "
+            f"Reason: DelaySeconds must be >= 0 and <= {MAX_DELAY_SECONDS}."
+        )
+    message = Message(
+        str(uuid.uuid4()),
+        body,
+        attributes,
+        system_attributes,
+        digests.md5_of_body(body),
+        digests.md5_of_attributes(attributes),
+        ctx.sender_id,
+        entry.get("MessageGroupId"),
+    )
+    return message, delay
+
+
+def _entry_size(entry: dict) -> int:
+    size = len((entry.get("MessageBody") or "").encode())
+    for name, value in (entry.get("MessageAttributes") or {}).items():
+        content = value.get("StringValue") or value.get("BinaryValue") or b""
+        size += len(name.encode()) + len(value.get("DataType", "").encode())
+        size += len(content) if isinstance(content, bytes) else len(content.encode())
+    return size
+
+
+def _sent(message: Message) -> dict:
+    result = {"MessageId": message.id, "MD5OfMessageBody": message.md5_of_body}
+    if message.md5_of_attributes:
+        result["MD5OfMessageAttributes"] = message.md5_of_attributes
+    system_md5 = digests.md5_of_attributes(message.system_attributes)
+    if system_md5:
+        result["MD5OfMessageSystemAttributes"] = system_md5
+    return result
+
+
+def _received(delivery: Delivery, system_names: set[str], attribute_names: Any) -> dict:
+    message = delivery.message
+    result = {
+        "MessageId": message.id,
+        "ReceiptHandle": delivery.receipt_handle,
+        "MD5OfBody": message.md5_of_body,
+        "Body": message.body,
+    }
+    system = _system_attributes(delivery, system_names)
+    if system:
+        result["Attributes"] = system
+    selected = _select_attributes(message.attributes, attribute_names)
+    if selected:
+        result["MessageAttributes"] = selected
+        # AWS digests the attributes it returns, so a filtered subset gets its own digest.
+        result["MD5OfMessageAttributes"] = (
+            message.md5_of_attributes
+            if len(selected) == len(message.attributes)
+            else digests.md5_of_attributes(selected)
+        )
+    return result
+
+
+def _system_attributes(delivery: Delivery, names: set[str]) -> dict[str, str]:
+    if not names:
+        return {}
+    message = delivery.message
+    available = {
+        "SenderId": message.sender_id,
+        "SentTimestamp": str(int(message.sent_at * 1000)),
+        "ApproximateReceiveCount": str(delivery.receive_count),
+        "ApproximateFirstReceiveTimestamp": str(int(delivery.first_receive_at * 1000)),
+    }
+    trace = message.system_attributes.get("AWSTraceHeader")
+    if trace:
+        available["AWSTraceHeader"] = trace["StringValue"]
+    if message.group_id is not None:
+        available["MessageGroupId"] = message.group_id
+    if "All" in names:
+        return available
+    return {name: value for name, value in available.items() if name in names}
+
+
+def _select_attributes(attributes: dict, names: Any) -> dict:
+    if not attributes or not names:
+        return {}
+    if "All" in names or ".*" in names:
+        return attributes
+    prefixes = tuple(name[:-1] for name in names if name.endswith(".*"))
+    return {
+        name: value for name, value in attributes.items() if name in names or (prefixes and name.startswith(prefixes))
+    }
+
+
+def _at_most(params: dict, name: str, high: int, default: int) -> int:
+    value = params.get(name, default)
+    if not 0 <= value <= high:
+        raise invalid_parameter(
+            f"Value {value} for parameter {name} is invalid. Reason: Must be >= 0 and <= {high}, if provided."
+        )
+    return value
+
+
+def _handle(entry: dict) -> str:
+    handle = entry.get("ReceiptHandle")
+    if not handle:
+        raise SqsError("MissingParameter", "The request must contain the parameter ReceiptHandle.")
+    return handle
+
+
+def _visibility_timeout(params: dict) -> int:
+    timeout = params.get("VisibilityTimeout")
+    if timeout is None:
+        raise SqsError("MissingParameter", "The request must contain the parameter VisibilityTimeout.")
+    if not 0 <= timeout <= MAX_VISIBILITY_TIMEOUT:
+        raise invalid_parameter(
+            f"Value {timeout} for parameter VisibilityTimeout is invalid. "
+            f"Reason: VisibilityTimeout must be an integer between 0 and {MAX_VISIBILITY_TIMEOUT}."
+        )
+    return timeout
+
+
+def _for_each_entry(entries: list, entry_shape: str, action) -> dict:
+    validation.batch_entries(entries, entry_shape)
+    successful, failed = [], []
+    for entry in entries:
+        try:
+            action(entry)
+        except SqsError as error:
+            failed.append(_failure(entry["Id"], error))
+        else:
+            successful.append({"Id": entry["Id"]})
+    return _batch_result(successful, failed)
+
+
+def _batch_result(successful: list, failed: list) -> dict:
+    # AWS leaves out an empty list (a client reading result["Failed"] fails there too).
+    return {key: entries for key, entries in (("Successful", successful), ("Failed", failed)) if entries}
+
+
+def _failure(entry_id: str, error: SqsError) -> dict:
+    # A batch entry's problem reads "cannot be validated" where a single call says "are invalid".
+    message = error.message.replace("One or more parameters are invalid.", "One or more parameters cannot be validated.")
+    return {"Id": entry_id, "SenderFault": error.spec.sender_fault, "Code": error.code, "Message": message}

@@ -1,0 +1,172 @@
+"""The queue operations: create, find, list, delete, attributes, purge, tags, permissions."""
+
+import base64
+import binascii
+import json
+import re
+
+from emulator.api import validation
+from emulator.api.context import Context
+from emulator.engine import attributes as queue_attributes
+from emulator.engine.queue import Queue
+from emulator.errors import SqsError, invalid_parameter
+
+MAX_LIST_RESULTS = 1000
+MAX_TAGS = 50
+LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
+
+
+def create_queue(ctx: Context, params: dict) -> dict:
+    name = params["QueueName"]
+    validation.queue_name(name)
+    attributes = queue_attributes.validate(params.get("Attributes") or {})
+    tags = params.get("tags") or {}
+    validation.tags(tags)
+    queue, _ = ctx.broker.create_queue(ctx.account, ctx.region, name, attributes, tags)
+    return {"QueueUrl": ctx.queue_url(queue)}
+
+
+def get_queue_url(ctx: Context, params: dict) -> dict:
+    account = params.get("QueueOwnerAWSAccountId") or ctx.account
+    queue = ctx.broker.get_queue(account, ctx.region, params["QueueName"])
+    return {"QueueUrl": ctx.queue_url(queue)}
+
+
+def list_queues(ctx: Context, params: dict) -> dict:
+    max_results = validation.int_in_range(params, "MaxResults", 1, MAX_LIST_RESULTS)
+    prefix = params.get("QueueNamePrefix") or ""
+    names = sorted(q.name for q in ctx.broker.queues(ctx.account, ctx.region) if q.name.startswith(prefix))
+    token = params.get("NextToken")
+    if token:
+        after = _decode_token(token)
+        names = [name for name in names if name > after]
+    page = names[: max_results or MAX_LIST_RESULTS]
+    result: dict = {}
+    if page:
+        result["QueueUrls"] = [f"{ctx.base_url}/{ctx.account}/{name}" for name in page]
+    if max_results is not None and len(names) > len(page):
+        result["NextToken"] = base64.urlsafe_b64encode(page[-1].encode()).decode()
+    return result
+
+
+def delete_queue(ctx: Context, params: dict) -> dict:
+    ctx.broker.delete_queue(ctx.queue(params["QueueUrl"]))
+    return {}
+
+
+def get_queue_attributes(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    names = params.get("AttributeNames") or ()
+    for name in names:
+        if name != "All" and name not in queue_attributes.READABLE:
+            raise queue_attributes.unknown_attribute(name)
+    everything = _attributes(queue)
+    selected = everything if "All" in names else {n: everything[n] for n in names if n in everything}
+    return {"Attributes": selected} if selected else {}
+
+
+def set_queue_attributes(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    queue.set_attributes(queue_attributes.validate(params["Attributes"]))
+    return {}
+
+
+def purge_queue(ctx: Context, params: dict) -> dict:
+    ctx.queue(params["QueueUrl"]).purge()
+    return {}
+
+
+def tag_queue(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    tags = params["Tags"]
+    validation.tags(tags)
+    if len(queue.tags.keys() | tags.keys()) > MAX_TAGS:
+        raise invalid_parameter(f"Too many tags added for queue {queue.name}.")
+    queue.tags.update(tags)
+    return {}
+
+
+def untag_queue(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    for key in params["TagKeys"]:
+        queue.tags.pop(key, None)
+    return {}
+
+
+def list_queue_tags(ctx: Context, params: dict) -> dict:
+    tags = dict(ctx.queue(params["QueueUrl"]).tags)
+    return {"Tags": tags} if tags else {}
+
+
+def add_permission(ctx: Context, params: dict) -> dict:
+    """Kept as a statement of the queue's Policy attribute, as AWS does."""
+    queue = ctx.queue(params["QueueUrl"])
+    label = params["Label"]
+    if not LABEL.fullmatch(label):
+        raise invalid_parameter(
+            f"Value {label} for parameter Label is invalid. "
+            "Reason: Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length."
+        )
+    accounts, actions = params["AWSAccountIds"], params["Actions"]
+    if not accounts:
+        raise SqsError("MissingParameter", "The request must contain the parameter AWSAccountIds.")
+    if not actions:
+        raise SqsError("MissingParameter", "The request must contain the parameter Actions.")
+    policy = _policy(queue)
+    if any(statement.get("Sid") == label for statement in policy["Statement"]):
+        raise invalid_parameter(f"Value {label} for parameter Label is invalid. Reason: Already exists.")
+    principals = [f"arn:aws:iam::{account}:root" for account in accounts]
+    policy["Statement"].append(
+        {
+            "Sid": label,
+            "Effect": "Allow",
+            "Principal": {"AWS": principals[0] if len(principals) == 1 else principals},
+            "Action": f"SQS:{actions[0]}" if len(actions) == 1 else [f"SQS:{a}" for a in actions],
+            "Resource": queue.arn,
+        }
+    )
+    queue.set_attributes({"Policy": json.dumps(policy, separators=(",", ":"))})
+    return {}
+
+
+def remove_permission(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    label = params["Label"]
+    policy = _policy(queue)
+    kept = [statement for statement in policy["Statement"] if statement.get("Sid") != label]
+    if len(kept) == len(policy["Statement"]):
+        raise invalid_parameter(
+            f"Value {label} for parameter Label is invalid. Reason: can't find label."
+        )
+    policy["Statement"] = kept
+    queue.set_attributes({"Policy": json.dumps(policy, separators=(",", ":")) if kept else ""})
+    return {}
+
+
+# -- helpers ----------------------------------------------------------------
+
+
+def _attributes(queue: Queue) -> dict[str, str]:
+    everything = dict(queue.attributes)
+    everything["QueueArn"] = queue.arn
+    everything["CreatedTimestamp"] = str(queue.created_at)
+    everything["LastModifiedTimestamp"] = str(queue.modified_at)
+    everything.update({name: str(count) for name, count in queue.counts().items()})
+    return everything
+
+
+def _policy(queue: Queue) -> dict:
+    if "Policy" in queue.attributes:
+        policy = json.loads(queue.attributes["Policy"])
+        policy.setdefault("Statement", [])
+        if isinstance(policy["Statement"], dict):
+            policy["Statement"] = [policy["Statement"]]
+        return policy
+    return {"Version": "2008-10-17", "Id": f"{queue.arn}/SQSDefaultPolicy", "Statement": []}
+
+
+def _decode_token(token: str) -> str:
+    try:
+        return base64.urlsafe_b64decode(token.encode()).decode()
+    except (ValueError, binascii.Error, UnicodeError):
+        raise invalid_parameter("Invalid NextToken value.") from None

@@ -1,0 +1,152 @@
+"""Validation of request values as SQS does it (docs/sqs-reference.md 1.1-1.10)."""
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from emulator.errors import SqsError, invalid_parameter, invalid_reason
+
+QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
+BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
+ATTRIBUTE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,256}")
+# Characters outside XML 1.0's set: AWS rejects a body holding any of them.
+INVALID_CHARACTER = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+ALLOWED_CHARACTERS = "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF"
+MAX_ATTRIBUTES = 10
+MAX_BATCH_ENTRIES = 10
+MAX_BATCH_BYTES = 1_048_576
+DATA_TYPES = ("String", "Number", "Binary")
+
+
+def int_in_range(params: dict, name: str, low: int, high: int, default: int | None = None) -> int | None:
+    value = params.get(name, default)
+    if value is not None and not low <= value <= high:
+        raise invalid_parameter(
+            f"Value {value} for parameter {name} is invalid. Reason: Must be between {low} and {high}, if provided."
+        )
+    return value
+
+
+def queue_name(name: str) -> None:
+    if not QUEUE_NAME.fullmatch(name):
+        raise invalid_parameter("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length")
+
+
+def body(text: str | None) -> None:
+    if not text:
+        raise SqsError("MissingParameter", "The request must contain the parameter MessageBody.")
+    bad = INVALID_CHARACTER.search(text)
+    if bad:
+        raise SqsError(
+            "InvalidMessageContents",
+            f"Invalid binary character '#x{ord(bad.group()):X}' was found in the message body, "
+            f"the set of allowed characters is {ALLOWED_CHARACTERS}",
+        )
+
+
+def message_attributes(attributes: dict[str, dict[str, Any]]) -> int:
+    """Check user message attributes; return their size in bytes (counted against the message size)."""
+    if len(attributes) > MAX_ATTRIBUTES:
+        raise invalid_parameter(
+            f"Number of message attributes [{len(attributes)}] exceeds the allowed maximum [{MAX_ATTRIBUTES}]."
+        )
+    size = 0
+    for name, value in attributes.items():
+        _attribute_name(name)
+        size += len(name.encode()) + _attribute_value(name, value)
+    return size
+
+
+def _attribute_name(name: str) -> None:
+    if not name:
+        raise invalid_parameter("The request must contain non-empty message (user) attribute names.")
+    if len(name.encode()) > 256:
+        raise invalid_parameter("Message (user) attribute name must be shorter than 256 bytes.")
+    if name.lower().startswith(("aws.", "amazon.")):
+        raise invalid_parameter(
+            "You can't use message attribute names beginning with 'AWS.' or 'Amazon'. "
+            "These strings are reserved for internal use."
+        )
+    if not ATTRIBUTE_NAME.fullmatch(name) or name.startswith(".") or name.endswith(".") or ".." in name:
+        # AWS's own wording, trailing space included.
+        raise invalid_parameter(
+            "Message (user) attributes name can only contain upper and lower score characters, "
+            "digits, periods, hyphens and underscores. "
+        )
+
+
+def _attribute_value(name: str, value: dict[str, Any]) -> int:
+    data_type = value.get("DataType")
+    if value.get("StringListValues") or value.get("BinaryListValues"):
+        raise invalid_parameter("Message attribute list values in SendMessage operation are not supported.")
+    if not data_type:
+        raise invalid_parameter(f"The message (user) attribute '{name}' must contain a non-empty message attribute type.")
+    if len(data_type.encode()) > 256:
+        raise invalid_parameter("Message (user) attribute type must be shorter than 256 bytes.")
+    base = data_type.split(".", 1)[0]
+    if base not in DATA_TYPES or INVALID_CHARACTER.search(data_type):
+        raise invalid_parameter(
+            f"The type of message (user) attribute '{name}' is invalid. "
+            "You must use only the following supported type prefixes: Binary, Number, String."
+        )
+    content = value.get("BinaryValue" if base == "Binary" else "StringValue")
+    if not content:
+        raise invalid_parameter(f"Message (user) attribute '{name}' must contain a non-empty value of type '{base}'.")
+    if base == "Number":
+        _number(name, content)
+    elif base == "String" and INVALID_CHARACTER.search(content):
+        raise SqsError(
+            "InvalidMessageContents",
+            f"Invalid binary character in the message attribute '{name}', "
+            f"the set of allowed characters is {ALLOWED_CHARACTERS}",
+        )
+    encoded = content if isinstance(content, bytes) else content.encode()
+    return len(data_type.encode()) + len(encoded)
+
+
+def _number(name: str, text: str) -> None:
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        number = None
+    if number is None or not number.is_finite() or len(number.as_tuple().digits) > 38:
+        raise invalid_parameter(f"Can't cast the value of message (user) attribute '{name}' to a number.")
+    if number != 0 and not Decimal("1e-128") <= abs(number) <= Decimal("1e126"):
+        raise invalid_parameter(f"Value of message (user) attribute '{name}' is out of range.")
+
+
+def system_attributes(attributes: dict[str, dict[str, Any]]) -> None:
+    for name, value in attributes.items():
+        if name != "AWSTraceHeader":
+            raise invalid_parameter(f"Message system attribute name '{name}' is invalid.")
+        if value.get("DataType") != "String" or not value.get("StringValue"):
+            raise invalid_parameter(f"Message system attribute '{name}' must contain a non-empty value of type 'String'.")
+
+
+def batch_entries(entries: list[dict[str, Any]], entry_shape: str) -> None:
+    """The whole-request batch rules: not empty, at most 10, ids well formed and distinct."""
+    if not entries:
+        raise SqsError("EmptyBatchRequest", f"There should be at least one {entry_shape} in the request.")
+    if len(entries) > MAX_BATCH_ENTRIES:
+        raise SqsError(
+            "TooManyEntriesInBatchRequest",
+            f"Maximum number of entries per request are {MAX_BATCH_ENTRIES}. You have sent {len(entries)}.",
+        )
+    seen = set()
+    for entry in entries:
+        entry_id = entry.get("Id", "")
+        if not BATCH_ENTRY_ID.fullmatch(entry_id):
+            raise SqsError(
+                "InvalidBatchEntryId",
+                "A batch entry id can only contain alphanumeric characters, hyphens and underscores. "
+                "It can be at most 80 letters long.",
+            )
+        if entry_id in seen:
+            raise SqsError("BatchEntryIdsNotDistinct", f"Id {entry_id} repeated.")
+        seen.add(entry_id)
+
+
+def tags(tags: dict[str, str]) -> None:
+    for key, value in tags.items():
+        if not 1 <= len(key) <= 128 or len(value) > 256 or key.lower().startswith("aws:"):
+            raise invalid_parameter(f"Tag key or value is invalid: {key!r}.")
