@@ -1,0 +1,63 @@
+"""The WSGI app: a thin router from HTTP to the protocol and API layers."""
+
+import logging
+import time
+import uuid
+
+from werkzeug.wrappers import Request, Response
+
+from emulator import api, protocol
+from emulator.errors import SqsError
+from emulator.server import admin
+from emulator.server.identity import identify
+
+log = logging.getLogger("emulator.requests")
+
+
+class EmulatorApp:
+    def __init__(self, broker, account_id: str, region: str):
+        self.broker = broker
+        self.account_id = account_id
+        self.region = region
+
+    def __call__(self, environ, start_response):
+        request = Request(environ)
+        request.get_data()  # read the whole body so a keep-alive connection stays in step
+        return self.handle(request)(environ, start_response)
+
+    def handle(self, request: Request) -> Response:
+        if request.path.startswith(admin.PREFIX):
+            return admin.handle(request, self.broker)
+        started = time.perf_counter()
+        request_id = str(uuid.uuid4())
+        wire = protocol.detect(request)
+        operation = "?"
+        try:
+            operation, params = protocol.parse(wire, request)
+            identity = identify(request, self.account_id, self.region)
+            ctx = api.Context(
+                broker=self.broker,
+                account=identity.account,
+                region=identity.region,
+                base_url=request.host_url.rstrip("/"),
+                sender_id=identity.account,  # what AWS shows for root credentials
+            )
+            response = protocol.serialize_result(wire, operation, api.dispatch(ctx, operation, params), request_id)
+        except SqsError as error:
+            response = protocol.serialize_error(wire, error, request_id)
+        except Exception:
+            # A bug of ours: answer as AWS does for an internal failure, keep serving.
+            log.exception("internal error in %s", operation)
+            error = SqsError("InternalFailure", "The request processing has failed because of an unknown error.")
+            response = protocol.serialize_error(wire, error, request_id)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug(
+                "%s %s %s %s %d %.1fms",
+                request.method,
+                request.path,
+                wire,
+                operation,
+                response.status_code,
+                (time.perf_counter() - started) * 1000,
+            )
+        return response

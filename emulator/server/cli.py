@@ -1,0 +1,109 @@
+"""`sqs-emulator` / `python -m emulator`: serve the emulator on a threaded HTTP/1.1 server."""
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from emulator.engine.broker import Broker
+from emulator.engine.clock import ManualClock, RealClock
+from emulator.server.app import EmulatorApp
+
+
+class _NothingLeft:
+    def read(self, size: int = -1) -> bytes:
+        return b""
+
+
+class KeepAliveHandler(WSGIRequestHandler):
+    """HTTP/1.1 with keep-alive, which halves the server's CPU per request.
+
+    werkzeug 3.1 closes every connection: after each response it drains the
+    socket, which would swallow the client's next request. The app always
+    reads the whole body itself, so the drain is given a reader with nothing
+    left and the connection stays open unless the client asked to close it.
+    """
+
+    protocol_version = "HTTP/1.1"
+    timeout = 300  # seconds an idle keep-alive connection may hold its thread
+
+    def make_environ(self):
+        environ = super().make_environ()  # wsgi.input keeps the real stream
+        self._stream, self.rfile = self.rfile, _NothingLeft()
+        return environ
+
+    def run_wsgi(self):
+        try:
+            super().run_wsgi()
+        finally:
+            if isinstance(self.rfile, _NothingLeft):
+                self.rfile = self._stream
+
+    def send_header(self, keyword, value):
+        if keyword.lower() == "connection" and value.lower() == "close" and not self.close_connection:
+            return
+        super().send_header(keyword, value)
+
+    def setup(self):
+        super().setup()
+        # Without this, Nagle's algorithm meets delayed ACKs and each response stalls ~40 ms.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_request(self, code="-", size="-"):
+        pass  # the app logs one line per request at debug level
+
+
+def _option(parser, name, env, default, **kwargs):
+    parser.add_argument(name, default=os.environ.get(env, default), help=f"(env {env}, default {default})", **kwargs)
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="sqs-emulator", description="A local Amazon SQS emulator.")
+    _option(parser, "--host", "SQS_EMULATOR_HOST", "127.0.0.1")
+    _option(parser, "--port", "SQS_EMULATOR_PORT", 9324, type=int)
+    _option(parser, "--account-id", "SQS_EMULATOR_ACCOUNT_ID", "000000000000")
+    _option(parser, "--region", "SQS_EMULATOR_REGION", "us-east-1")
+    _option(parser, "--log-level", "SQS_EMULATOR_LOG_LEVEL", "info", choices=["debug", "info", "warning", "error"])
+    _option(
+        parser,
+        "--clock",
+        "SQS_EMULATOR_CLOCK",
+        "real",
+        choices=["real", "manual"],
+    )
+    args = parser.parse_args(argv)
+    if not (len(args.account_id) == 12 and args.account_id.isdigit()):
+        parser.error("--account-id must be 12 digits")
+    return args
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    broker = Broker(ManualClock() if args.clock == "manual" else RealClock())
+    app = EmulatorApp(broker, args.account_id, args.region)
+    server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
+    endpoint = f"http://{args.host}:{server.server_port}"
+    print(f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
+          f"{args.clock} clock)", flush=True)
+    print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
+
+    def stop(signum, frame):
+        # shutdown() waits for serve_forever to return, so it cannot run on the serving thread.
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+        broker.close()
+        print("SQS emulator stopped", flush=True)
+    sys.exit(0)

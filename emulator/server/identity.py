@@ -1,0 +1,28 @@
+"""Account and region of a request, read from its SigV4 credential.
+
+An access key of exactly 12 digits selects that account (as local AWS
+tooling does); any other key, or none, uses the default account.
+"""
+
+import re
+from typing import NamedTuple
+
+_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
+
+
+class Identity(NamedTuple):
+    account: str
+    region: str
+    access_key: str | None
+
+
+def identify(request, default_account: str, default_region: str) -> Identity:
+    match = _CREDENTIAL.search(request.headers.get("Authorization", ""))
+    if match:
+        access_key, region = match.groups()
+    else:
+        # Presigned query-protocol requests carry the scope in X-Amz-Credential.
+        parts = request.args.get("X-Amz-Credential", "").split("/")
+        access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
+    account = access_key if access_key and len(access_key) == 12 and access_key.isdigit() else default_account
+    return Identity(account, region, access_key)

@@ -1,0 +1,729 @@
+#!/usr/bin/env python
+"""Benchmark the SQS emulator against moto, side by side, in one run.
+
+The machines this runs on have 2 shared cores and wall times drift by up to
+2x between runs, so this script never quotes one server alone: it starts both
+servers, drives each with the same boto3 load, phase by phase (A then B), and
+prints their ratio. The headline figure is the *server's* CPU time per message
+(read from the server process with psutil), because one boto3 load process
+tops out near 600-1,200 calls/s whatever the server does.
+
+Figures:
+  1. send           N single SendMessage calls
+  2. batch send     SendMessageBatch of 10
+  3. recv+delete    ReceiveMessage(Max=10) + DeleteMessageBatch until drained
+  4. depth          cost of one ReceiveMessage at queue depths 1k / 10k / 100k
+  5. long poll      wake latency: send-return to blocked-receive-return
+  6. memory         server RSS growth per 200-byte message
+
+Usage:
+  python scripts/bench.py                         # emulator vs moto, ~10 min
+  python scripts/bench.py --quick                 # < 2 min
+  python scripts/bench.py --targets moto,moto     # self-check of the harness
+  python scripts/bench.py --json out.json --depths 1000,10000
+  python scripts/bench.py --emulator-cmd "python -m emulator --host 127.0.0.1 --port {port}"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+import boto3
+import psutil
+from botocore.config import Config
+from botocore.exceptions import ConnectionClosedError, EndpointConnectionError, ReadTimeoutError
+
+EMULATOR_CMD = "{python} -m emulator --host 127.0.0.1 --port {port} --log-level warning"
+MOTO_CMD = "{python} -m moto.server -H 127.0.0.1 -p {port}"
+READY_TIMEOUT_S = 15.0
+BODY = "x" * 200  # every message in every figure is 200 bytes
+
+
+# --------------------------------------------------------------------------
+# The server under test
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A server subprocess: start, wait for its port, read CPU/RSS, stop."""
+
+    def __init__(self, label: str, cmd_template: str, log_dir: str):
+        self.label = label
+        self.cmd_template = cmd_template
+        self.log_path = os.path.join(log_dir, f"{label.replace('#', '_')}.log")
+        self.proc: subprocess.Popen | None = None
+        self.ps: psutil.Process | None = None
+        self.port = 0
+        self.down_reason: str | None = None  # set when the server stops answering
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.port = free_port()
+        cmd = shlex.split(self.cmd_template.format(python=sys.executable, port=self.port))
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+        log.close()
+        self.ps = psutil.Process(self.proc.pid)
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.label} exited with code {self.proc.returncode}:\n"
+                                   + self.log_tail())
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"{self.label} did not open port {self.port} within "
+                           f"{READY_TIMEOUT_S:.0f} s:\n" + self.log_tail())
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    def _processes(self) -> list[psutil.Process]:
+        procs = [self.ps]
+        try:
+            procs += self.ps.children(recursive=True)
+        except psutil.Error:
+            pass
+        return procs
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU of the server process (and any live children)."""
+        total = 0.0
+        for p in self._processes():
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except psutil.Error:
+                pass
+        return total
+
+    def rss_bytes(self) -> int:
+        total = 0
+        for p in self._processes():
+            try:
+                total += p.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+def make_client(server: Server):
+    return boto3.client(
+        "sqs",
+        endpoint_url=server.endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        config=Config(retries={"max_attempts": 0}, read_timeout=20,
+                      connect_timeout=5, max_pool_connections=4),
+    )
+
+
+class Meter:
+    """Wall time and server CPU time over a `with` block."""
+
+    def __init__(self, server: Server):
+        self.server = server
+
+    def __enter__(self):
+        self.cpu0 = self.server.cpu_seconds()
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.perf_counter() - self.t0
+        self.cpu = self.server.cpu_seconds() - self.cpu0
+        return False
+
+
+# --------------------------------------------------------------------------
+# Helpers shared by the figures
+
+
+def new_queue(client, prefix: str) -> str:
+    name = f"bench-{prefix}-{uuid.uuid4().hex[:8]}"
+    return client.create_queue(QueueName=name)["QueueUrl"]
+
+
+def drop_queue(client, url: str) -> None:
+    try:
+        client.delete_queue(QueueUrl=url)
+    except Exception:
+        pass
+
+
+def send_batches(client, url: str, count: int, deadline: float | None = None) -> int:
+    """Send `count` messages in batches of 10. Stops early at `deadline`
+    (time.monotonic()); returns how many messages the server accepted."""
+    sent = 0
+    for start in range(0, count, 10):
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        n = min(10, count - start)
+        entries = [{"Id": str(i), "MessageBody": BODY} for i in range(n)]
+        resp = client.send_message_batch(QueueUrl=url, Entries=entries)
+        if resp.get("Failed"):
+            raise RuntimeError(f"batch send failed: {resp['Failed'][:1]}")
+        sent += len(resp.get("Successful", []))
+    return sent
+
+
+def warm_up(client, url: str) -> None:
+    """A few untimed calls so connections and code paths are warm."""
+    for _ in range(5):
+        client.send_message(QueueUrl=url, MessageBody=BODY)
+    for _ in range(5):
+        r = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10)
+        msgs = r.get("Messages", [])
+        if not msgs:
+            break
+        client.delete_message_batch(QueueUrl=url, Entries=[
+            {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(msgs)])
+
+
+def per_msg(meter: Meter, count: int) -> dict:
+    return {
+        "msgs_per_s": count / meter.wall if meter.wall > 0 else None,
+        "cpu_us_per_msg": meter.cpu * 1e6 / count if count else None,
+        "count": count,
+        "wall_s": meter.wall,
+        "server_cpu_s": meter.cpu,
+    }
+
+
+# --------------------------------------------------------------------------
+# The figures: each takes (server, client, args) and returns a dict
+
+
+def budget_note(out: dict, done: int, wanted: int, budget_s: float, what: str) -> dict:
+    if done < wanted:
+        out["note"] = f"{what} stopped at the {budget_s:.0f} s budget: {done:,} of {wanted:,}"
+    return out
+
+
+def fig_send(server, client, args) -> dict:
+    url = new_queue(client, "send")
+    try:
+        warm_up(client, url)
+        sent = 0
+        deadline = time.monotonic() + args.phase_budget
+        with Meter(server) as m:
+            for _ in range(args.n):
+                client.send_message(QueueUrl=url, MessageBody=BODY)
+                sent += 1
+                if time.monotonic() > deadline:
+                    break
+        return budget_note(per_msg(m, sent), sent, args.n, args.phase_budget, "sends")
+    finally:
+        drop_queue(client, url)
+
+
+def fig_batch_send(server, client, args) -> dict:
+    url = new_queue(client, "batch")
+    try:
+        warm_up(client, url)
+        with Meter(server) as m:
+            sent = send_batches(client, url, args.n,
+                                deadline=time.monotonic() + args.phase_budget)
+        return budget_note(per_msg(m, sent), sent, args.n, args.phase_budget, "batch sends")
+    finally:
+        drop_queue(client, url)
+
+
+def fig_receive_delete(server, client, args) -> dict:
+    url = new_queue(client, "recv")
+    try:
+        warm_up(client, url)
+        filled = send_batches(client, url, args.n,
+                              deadline=time.monotonic() + args.phase_budget)
+        received = 0
+        empty_in_a_row = 0
+        max_calls = filled // 10 * 3 + 50  # bounded even if the server misbehaves
+        deadline = time.monotonic() + args.phase_budget
+        with Meter(server) as m:
+            for _ in range(max_calls):
+                if time.monotonic() > deadline:
+                    break
+                r = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10,
+                                           VisibilityTimeout=300)
+                msgs = r.get("Messages", [])
+                if not msgs:
+                    empty_in_a_row += 1
+                    if empty_in_a_row >= 3:
+                        break
+                    continue
+                empty_in_a_row = 0
+                client.delete_message_batch(QueueUrl=url, Entries=[
+                    {"Id": str(i), "ReceiptHandle": x["ReceiptHandle"]}
+                    for i, x in enumerate(msgs)])
+                received += len(msgs)
+        out = per_msg(m, received)
+        if received != args.n:
+            out["note"] = (f"filled {filled:,} of {args.n:,} (fill budget "
+                           f"{args.phase_budget:.0f} s), drained {received:,}")
+        return out
+    finally:
+        drop_queue(client, url)
+
+
+def fig_depth(server, client, args) -> dict:
+    """Receive cost at growing depths, in one queue filled step by step.
+
+    Returns {depth: result}. A depth is skipped when filling it would take
+    more than args.fill_budget seconds (predicted from the fill rate so far,
+    or observed when the fill runs past its deadline)."""
+    url = new_queue(client, "depth")
+    results: dict[int, dict] = {}
+    in_queue = 0
+    fill_rate = None  # msgs/s seen so far
+    try:
+        warm_up(client, url)
+        for depth in sorted(args.depths):
+            need = depth - in_queue
+            if fill_rate and need / fill_rate > args.fill_budget:
+                results[depth] = {"skipped": (
+                    f"too slow: filling {need:,} more messages at {fill_rate:,.0f} msgs/s "
+                    f"would take ~{need / fill_rate:.0f} s > budget {args.fill_budget:.0f} s")}
+                break
+            t0 = time.monotonic()
+            in_queue += send_batches(client, url, need, deadline=t0 + args.fill_budget)
+            fill_s = time.monotonic() - t0
+            fill_rate = need / fill_s if fill_s > 0 else None
+            if in_queue < depth:
+                results[depth] = {"skipped": (
+                    f"too slow: fill passed the {args.fill_budget:.0f} s budget "
+                    f"at {in_queue:,} of {depth:,} messages")}
+                break
+            results[depth] = time_receives(server, client, url, args.k, args.receive_budget)
+            results[depth]["fill_s"] = fill_s
+        return results
+    finally:
+        drop_queue(client, url)
+
+
+def time_receives(server, client, url, k: int, budget_s: float) -> dict:
+    """K receives of one message each; they stay in flight (high visibility
+    timeout), so each call must find a fresh visible message."""
+    walls = []
+    deadline = time.monotonic() + budget_s
+    with Meter(server) as m:
+        for _ in range(k):
+            t0 = time.perf_counter()
+            r = client.receive_message(QueueUrl=url, MaxNumberOfMessages=1,
+                                       VisibilityTimeout=3600)
+            walls.append(time.perf_counter() - t0)
+            if not r.get("Messages"):
+                raise RuntimeError("receive returned no message at depth")
+            if time.monotonic() > deadline:
+                break
+    n = len(walls)
+    out = {
+        "cpu_us_per_recv": m.cpu * 1e6 / n,
+        "wall_ms_per_recv": statistics.mean(walls) * 1e3,
+        "wall_ms_p50": statistics.median(walls) * 1e3,
+        "receives": n,
+        "server_cpu_s": m.cpu,
+    }
+    if n < k:
+        out["note"] = f"only {n} of {k} receives within the {budget_s:.0f} s budget"
+    return out
+
+
+def fig_long_poll(server, client, args) -> dict:
+    """A thread blocks in ReceiveMessage(WaitTimeSeconds=10); the main thread
+    sends 0.5 s later. Latency = receive-return minus send-return: it can be
+    below 0 when the poller's reply is parsed before the sender's, so the
+    table also gives it from the start of the send call."""
+    url = new_queue(client, "poll")
+    poller = make_client(server)
+    latencies, from_start, misses = [], [], 0
+    try:
+        warm_up(client, url)
+        warm_up(poller, url)
+        for _ in range(args.polls):
+            box = {}
+
+            def wait_for_message():
+                try:
+                    r = poller.receive_message(QueueUrl=url, WaitTimeSeconds=10,
+                                               MaxNumberOfMessages=1)
+                    box["t"] = time.perf_counter()
+                    box["msgs"] = r.get("Messages", [])
+                except Exception as e:  # reported as a miss
+                    box["error"] = repr(e)
+
+            th = threading.Thread(target=wait_for_message, daemon=True)
+            th.start()
+            time.sleep(0.5)
+            send_start = time.perf_counter()
+            client.send_message(QueueUrl=url, MessageBody=BODY)
+            sent_at = time.perf_counter()
+            th.join(timeout=15)
+            if th.is_alive() or not box.get("msgs"):
+                misses += 1
+                drain(client, url)
+                continue
+            latencies.append((box["t"] - sent_at) * 1e3)
+            from_start.append((box["t"] - send_start) * 1e3)
+            client.delete_message(QueueUrl=url, ReceiptHandle=box["msgs"][0]["ReceiptHandle"])
+        out = {"misses": misses, "samples": len(latencies)}
+        if latencies:
+            out["median_ms"] = statistics.median(latencies)
+            out["max_ms"] = max(latencies)
+            out["median_ms_from_send_start"] = statistics.median(from_start)
+        return out
+    finally:
+        drop_queue(client, url)
+
+
+def drain(client, url) -> None:
+    for _ in range(10):
+        msgs = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
+        if not msgs:
+            return
+        for x in msgs:
+            client.delete_message(QueueUrl=url, ReceiptHandle=x["ReceiptHandle"])
+
+
+def fig_memory(server, client, args) -> dict:
+    """RSS growth per message on a freshly started server."""
+    server.restart()
+    client = make_client(server)
+    url = new_queue(client, "mem")
+    try:
+        warm_up(client, url)
+        send_batches(client, url, 100)  # first allocations of the data structures
+        time.sleep(0.2)
+        rss0 = server.rss_bytes()
+        t0 = time.monotonic()
+        sent = send_batches(client, url, args.m, deadline=t0 + args.memory_budget)
+        time.sleep(0.2)
+        rss1 = server.rss_bytes()
+        out = {"bytes_per_msg": (rss1 - rss0) / sent if sent else None,
+               "messages": sent, "rss_before_mb": rss0 / 2**20, "rss_after_mb": rss1 / 2**20,
+               "fill_s": time.monotonic() - t0}
+        return budget_note(out, sent, args.m, args.memory_budget, "fill")
+    finally:
+        drop_queue(client, url)
+
+
+# --------------------------------------------------------------------------
+# Running the phases and printing the table
+
+
+def run_phase(name, fn, servers, clients, args, results) -> None:
+    """Run one figure on every server in order (A, B); store per label.
+
+    A server that timed out or dropped a connection is marked down and its
+    later phases are reported as errors without running, so a hung server
+    costs one read timeout, not one per phase."""
+    for s in servers:
+        label = s.label
+        t0 = time.monotonic()
+        if s.down_reason:
+            value = {"error": f"not run: {s.down_reason}"}
+        else:
+            try:
+                value = fn(s, clients[label], args)
+                if fn is fig_memory:  # the server restarted: the client needs the new port
+                    clients[label] = make_client(s)
+            except (ReadTimeoutError, EndpointConnectionError, ConnectionClosedError) as e:
+                s.down_reason = f"server stopped answering in {name}: {type(e).__name__}"
+                value = {"error": f"{type(e).__name__}: {e}"}
+            except Exception as e:
+                value = {"error": f"{type(e).__name__}: {e}"}
+        results.setdefault(name, {}).setdefault(label, []).append(value)
+        print(f"  {name:<14} {label:<10} {time.monotonic() - t0:6.1f} s  {brief(value)}",
+              flush=True)
+
+
+def brief(value: dict) -> str:
+    if not isinstance(value, dict):
+        return ""
+    if "error" in value:
+        return "ERROR " + value["error"][:200]
+    parts = []
+    for k, v in value.items():
+        if isinstance(v, dict):
+            parts.append(f"{k}:{{{brief(v)}}}")
+        elif isinstance(v, float):
+            parts.append(f"{k}={v:.3g}")
+        else:
+            parts.append(f"{k}={v}")
+    return " ".join(parts)
+
+
+def mean_of(runs: list[dict], key: str):
+    vals = [r[key] for r in runs if isinstance(r, dict) and r.get(key) is not None]
+    return statistics.mean(vals) if vals else None
+
+
+def table_rows(results: dict, labels: list[str], args) -> list[tuple]:
+    """(figure, better, cells per label) with cell = number | str."""
+    rows = []
+
+    def cell(runs, key):
+        if not runs:
+            return "not run"
+        errs = [r["error"] for r in runs if "error" in r]
+        if errs and len(errs) == len(runs):
+            return "error"
+        if any("skipped" in r for r in runs):
+            return "skipped (too slow)"
+        return mean_of(runs, key)
+
+    def add(title, better, figure, key, pick=lambda runs: runs):
+        cells = [cell(pick(results.get(figure, {}).get(lb, [])), key) for lb in labels]
+        rows.append((title, better, cells))
+
+    add(f"send: msgs/s (N={args.n})", "higher", "send", "msgs_per_s")
+    add("send: server CPU us/msg", "lower", "send", "cpu_us_per_msg")
+    add("batch send: msgs/s", "higher", "batch_send", "msgs_per_s")
+    add("batch send: server CPU us/msg", "lower", "batch_send", "cpu_us_per_msg")
+    add("recv+delete batch: msgs/s", "higher", "recv_delete", "msgs_per_s")
+    add("recv+delete batch: server CPU us/msg", "lower", "recv_delete", "cpu_us_per_msg")
+    for d in sorted(args.depths):
+        pick = (lambda d: lambda runs: [r.get(d, {"skipped": "not reached"}) for r in runs
+                                        if isinstance(r, dict) and "error" not in r]
+                or runs)(d)
+        add(f"receive @ depth {d:,}: server CPU us", "lower", "depth", "cpu_us_per_recv", pick)
+        add(f"receive @ depth {d:,}: wall ms", "lower", "depth", "wall_ms_per_recv", pick)
+    add("long poll wake: median ms", "lower", "long_poll", "median_ms")
+    add("long poll wake: max ms", "lower", "long_poll", "max_ms")
+    add("long poll wake: median ms from send start", "lower", "long_poll",
+        "median_ms_from_send_start")
+    add(f"memory: bytes/msg (M={args.m:,})", "lower", "memory", "bytes_per_msg")
+    return rows
+
+
+def fmt(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        return v
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.2f}"
+
+
+def print_table(rows, labels, results) -> str:
+    header = ["figure", *labels, f"ratio {labels[0]}/{labels[1]}", "better"]
+    lines_data = []
+    for title, better, cells in rows:
+        a, b = cells[0], cells[1]
+        ratio = (a / b) if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else None
+        lines_data.append([title, *(fmt(c) for c in cells),
+                           f"{ratio:.2f}x" if ratio is not None else "-", better])
+    widths = [max(len(r[i]) for r in [header, *lines_data]) for i in range(len(header))]
+    out = []
+    sep = "-+-".join("-" * w for w in widths)
+    out.append(" | ".join(h.ljust(w) for h, w in zip(header, widths)))
+    out.append(sep)
+    for r in lines_data:
+        out.append(" | ".join([r[0].ljust(widths[0])]
+                              + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]))
+    notes = collect_notes(results)
+    if notes:
+        out.append("")
+        out.append("Notes:")
+        out += [f"  - {n}" for n in notes]
+    text = "\n".join(out)
+    print(text)
+    return text
+
+
+def collect_notes(results) -> list[str]:
+    notes = []
+
+    def walk(figure, label, value, where=""):
+        if not isinstance(value, dict):
+            return
+        for key in ("skipped", "note", "error"):
+            if key in value:
+                notes.append(f"{figure}{where} [{label}]: {key}: {value[key]}")
+        for k, v in value.items():
+            if isinstance(v, dict):
+                walk(figure, label, v, f" @ {k:,}" if isinstance(k, int) else f" {k}")
+
+    for figure, per_label in results.items():
+        for label, runs in per_label.items():
+            for v in runs:
+                walk(figure, label, v)
+    return notes
+
+
+# --------------------------------------------------------------------------
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="\n".join(__doc__.splitlines()[-6:]))
+    p.add_argument("--targets", default="emulator,moto",
+                   help="two comma-separated servers, A then B: emulator or moto "
+                        "(default emulator,moto; moto,moto checks the harness)")
+    p.add_argument("--emulator-cmd", default=EMULATOR_CMD,
+                   help="command for the emulator; {port} and {python} are filled in")
+    p.add_argument("--moto-cmd", default=MOTO_CMD, help="command for moto")
+    p.add_argument("--quick", action="store_true",
+                   help="short run (< 2 min): N=300, depths 1000,10000, M=5000, short budgets")
+    p.add_argument("-n", type=int, help="messages for send / batch / recv+delete (default 2000)")
+    p.add_argument("-k", type=int, help="receives timed at each depth (default 300)")
+    p.add_argument("-m", type=int, help="messages for the memory figure (default 50000)")
+    p.add_argument("--depths", help="comma-separated queue depths (default 1000,10000,100000)")
+    p.add_argument("--polls", type=int, help="long-poll samples (default 10)")
+    p.add_argument("--repeat", type=int,
+                   help="rounds of the send/batch/recv figures, A,B,A,B... (default 2)")
+    p.add_argument("--phase-budget", type=float,
+                   help="seconds each send / batch / recv+delete loop may take "
+                        "(default 30, quick 15); a slow server then reports fewer messages")
+    p.add_argument("--fill-budget", type=float,
+                   help="seconds a depth fill may take before that depth is skipped "
+                        "(default 120, quick 20)")
+    p.add_argument("--receive-budget", type=float,
+                   help="seconds the timed receives at one depth may take (default 60, quick 10)")
+    p.add_argument("--memory-budget", type=float,
+                   help="seconds the memory fill may take (default 60, quick 15)")
+    p.add_argument("--only", help="comma-separated figures to run: "
+                                  "send,batch_send,recv_delete,depth,long_poll,memory")
+    p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    args = p.parse_args(argv)
+
+    quick = args.quick
+    args.n = args.n or (300 if quick else 2000)
+    args.k = args.k or (200 if quick else 300)
+    args.m = args.m or (5_000 if quick else 50_000)
+    args.polls = args.polls or (5 if quick else 10)
+    args.repeat = args.repeat or (1 if quick else 2)
+    depths = args.depths or ("1000,10000" if quick else "1000,10000,100000")
+    args.depths = [int(d) for d in depths.split(",") if d.strip()]
+    args.phase_budget = args.phase_budget or (15.0 if quick else 30.0)
+    args.fill_budget = args.fill_budget or (20.0 if quick else 120.0)
+    args.receive_budget = args.receive_budget or (10.0 if quick else 60.0)
+    args.memory_budget = args.memory_budget or (15.0 if quick else 60.0)
+    args.targets = [t.strip() for t in args.targets.split(",") if t.strip()]
+    if len(args.targets) != 2 or any(t not in ("emulator", "moto") for t in args.targets):
+        p.error("--targets takes exactly two of: emulator, moto")
+    return args
+
+
+PHASES = [
+    ("send", fig_send, True),
+    ("batch_send", fig_batch_send, True),
+    ("recv_delete", fig_receive_delete, True),
+    ("depth", fig_depth, False),
+    ("long_poll", fig_long_poll, False),
+    ("memory", fig_memory, False),
+]
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    only = set(args.only.split(",")) if args.only else None
+    log_dir = tempfile.mkdtemp(prefix="sqs-bench-")
+
+    servers, labels = [], []
+    for t in args.targets:
+        label = t if t not in labels else f"{t}#2"
+        labels.append(label)
+        cmd = args.emulator_cmd if t == "emulator" else args.moto_cmd
+        servers.append(Server(label, cmd, log_dir))
+
+    results: dict = {}
+    started = time.monotonic()
+    try:
+        for s in servers:
+            s.start()
+            print(f"started {s.label} on port {s.port} (pid {s.proc.pid}), log {s.log_path}",
+                  flush=True)
+        clients = {s.label: make_client(s) for s in servers}
+        for name, fn, repeated in PHASES:
+            if only and name not in only:
+                continue
+            for _ in range(args.repeat if repeated else 1):
+                run_phase(name, fn, servers, clients, args, results)
+    except KeyboardInterrupt:
+        print("interrupted; printing what was measured", file=sys.stderr)
+    except RuntimeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    finally:
+        for s in servers:
+            s.stop()
+
+    elapsed = time.monotonic() - started
+    print(f"\nFinished in {elapsed:.0f} s. Ratio = {labels[0]} / {labels[1]}; "
+          "server CPU from psutil (10 ms tick resolution).\n")
+    rows = table_rows(results, labels, args)
+    text = print_table(rows, labels, results)
+
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({
+                "targets": labels,
+                "options": {k: v for k, v in vars(args).items() if k != "json"},
+                "elapsed_s": elapsed,
+                "table": [{"figure": t, "better": b, **dict(zip(labels, c))} for t, b, c in rows],
+                "raw": json_safe(results),
+                "text": text,
+            }, f, indent=2)
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+def json_safe(obj):
+    if isinstance(obj, dict):
+        return {str(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
+if __name__ == "__main__":
+    sys.exit(main())
