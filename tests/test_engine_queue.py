@@ -783,17 +783,22 @@ def test_queue_names_are_scoped_by_account_and_region(broker):
     assert [q.name for q in broker.queues(ACCOUNT, REGION)] == ["same"]
 
 
-def test_create_after_delete_makes_a_new_queue(broker):
+def test_create_after_delete_makes_a_new_queue(broker, clock):
     queue, _ = broker.create_queue(ACCOUNT, REGION, "again", {"VisibilityTimeout": "45"})
     broker.delete_queue(queue)
+    with pytest.raises(SqsError) as info:  # AWS: wait 60 s before re-creating the name
+        broker.create_queue(ACCOUNT, REGION, "again", {})
+    assert info.value.name == "QueueDeletedRecently"
+    clock.advance(60)
     fresh, created = broker.create_queue(ACCOUNT, REGION, "again", {"VisibilityTimeout": "46"})
     assert created and fresh is not queue
     assert broker.get_queue(ACCOUNT, REGION, "again") is fresh
 
 
-def test_deleting_a_stale_queue_object_keeps_the_new_queue(broker):
+def test_deleting_a_stale_queue_object_keeps_the_new_queue(broker, clock):
     old, _ = broker.create_queue(ACCOUNT, REGION, "x", {})
     broker.delete_queue(old)
+    clock.advance(60)
     new, _ = broker.create_queue(ACCOUNT, REGION, "x", {})
     broker.delete_queue(old)  # already gone; must not remove its successor
     assert broker.get_queue(ACCOUNT, REGION, "x") is new

@@ -6,13 +6,13 @@ model names them) and returns the output dict. It knows no HTTP, XML or JSON.
 
 from botocore import xform_name
 
-from emulator.api import messages, queues
+from emulator.api import messages, move_tasks, queues
 from emulator.api.context import Context
 from emulator.errors import SqsError
 
 _HANDLERS = {
     name: function
-    for module in (queues, messages)
+    for module in (queues, messages, move_tasks)
     for name, function in vars(module).items()
     if callable(function) and not name.startswith("_") and function.__module__ == module.__name__
 }

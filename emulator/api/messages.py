@@ -175,6 +175,8 @@ def _system_attributes(delivery: Delivery, names: set[str]) -> dict[str, str]:
         available["AWSTraceHeader"] = trace["StringValue"]
     if message.group_id is not None:
         available["MessageGroupId"] = message.group_id
+    if message.dead_letter_source:
+        available["DeadLetterQueueSourceArn"] = message.dead_letter_source
     if "All" in names:
         return available
     return {name: value for name, value in available.items() if name in names}

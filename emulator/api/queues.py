@@ -36,16 +36,12 @@ def list_queues(ctx: Context, params: dict) -> dict:
     max_results = validation.int_in_range(params, "MaxResults", 1, MAX_LIST_RESULTS)
     prefix = params.get("QueueNamePrefix") or ""
     names = sorted(q.name for q in ctx.broker.queues(ctx.account, ctx.region) if q.name.startswith(prefix))
-    token = params.get("NextToken")
-    if token:
-        after = _decode_token(token)
-        names = [name for name in names if name > after]
-    page = names[: max_results or MAX_LIST_RESULTS]
+    page, token = _page(names, params.get("NextToken"), max_results)
     result: dict = {}
     if page:
         result["QueueUrls"] = [f"{ctx.base_url}/{ctx.account}/{name}" for name in page]
-    if max_results is not None and len(names) > len(page):
-        result["NextToken"] = base64.urlsafe_b64encode(page[-1].encode()).decode()
+    if token:
+        result["NextToken"] = token
     return result
 
 
@@ -67,13 +63,24 @@ def get_queue_attributes(ctx: Context, params: dict) -> dict:
 
 def set_queue_attributes(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    queue.set_attributes(queue_attributes.validate(params["Attributes"]))
+    ctx.broker.set_attributes(queue, queue_attributes.validate(params["Attributes"]))
     return {}
 
 
 def purge_queue(ctx: Context, params: dict) -> dict:
-    ctx.queue(params["QueueUrl"]).purge()
+    ctx.queue(params["QueueUrl"]).purge(ctx.broker.purge_cooldown)
     return {}
+
+
+def list_dead_letter_source_queues(ctx: Context, params: dict) -> dict:
+    queue = ctx.queue(params["QueueUrl"])
+    max_results = validation.int_in_range(params, "MaxResults", 1, MAX_LIST_RESULTS)
+    names = sorted(source.name for source in ctx.broker.dead_letter_sources(queue))
+    page, token = _page(names, params.get("NextToken"), max_results)
+    result: dict = {"queueUrls": [f"{ctx.base_url}/{queue.account}/{name}" for name in page]}
+    if token:
+        result["NextToken"] = token
+    return result
 
 
 def tag_queue(ctx: Context, params: dict) -> dict:
@@ -163,6 +170,16 @@ def _policy(queue: Queue) -> dict:
             policy["Statement"] = [policy["Statement"]]
         return policy
     return {"Version": "2008-10-17", "Id": f"{queue.arn}/SQSDefaultPolicy", "Statement": []}
+
+
+def _page(names: list[str], token: str | None, max_results: int | None) -> tuple[list[str], str | None]:
+    """One page of sorted queue names, and the token for the next (only when MaxResults was given)."""
+    if token:
+        after = _decode_token(token)
+        names = [name for name in names if name > after]
+    page = names[: max_results or MAX_LIST_RESULTS]
+    more = max_results is not None and len(names) > len(page)
+    return page, base64.urlsafe_b64encode(page[-1].encode()).decode() if more else None
 
 
 def _decode_token(token: str) -> str:

@@ -9,6 +9,7 @@ import json
 import re
 from typing import Callable, NamedTuple
 
+from emulator.engine import redrive
 from emulator.errors import SqsError
 
 _INTEGER = re.compile(r"[+-]?\d{1,10}")
@@ -17,6 +18,8 @@ _INTEGER = re.compile(r"[+-]?\d{1,10}")
 class Setting(NamedTuple):
     default: str | None  # None: absent until set
     valid: Callable[[str], bool]
+    # For JSON settings: parse (raising AWS's own error) and render canonically.
+    normalize: Callable[[str], str] | None = None
 
 
 def _int_range(low: int, high: int) -> Callable[[str], bool]:
@@ -44,6 +47,15 @@ SETTINGS: dict[str, Setting] = {
     "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
     "KmsDataKeyReusePeriodSeconds": Setting(None, _int_range(60, 86_400)),
     "SqsManagedSseEnabled": Setting("true", _boolean),
+    # An empty string removes a redrive setting.
+    "RedrivePolicy": Setting(
+        None, lambda v: True, lambda v: v and redrive.render_redrive_policy(redrive.parse_redrive_policy(v))
+    ),
+    "RedriveAllowPolicy": Setting(
+        None,
+        lambda v: True,
+        lambda v: v and redrive.render_redrive_allow_policy(redrive.parse_redrive_allow_policy(v)),
+    ),
 }
 
 # Computed on read, never set by the caller.
@@ -56,15 +68,13 @@ COMPUTED = (
     "LastModifiedTimestamp",
 )
 
-# Names AWS knows that a standard queue neither accepts nor reports yet
-# (FIFO, dead-letter): GetQueueAttributes may ask for them and gets nothing.
+# Names AWS knows that a standard queue neither accepts nor reports:
+# GetQueueAttributes may ask for them and gets nothing.
 NOT_ON_THIS_QUEUE = (
     "FifoQueue",
     "ContentBasedDeduplication",
     "DeduplicationScope",
     "FifoThroughputLimit",
-    "RedrivePolicy",
-    "RedriveAllowPolicy",
 )
 
 READABLE = frozenset(SETTINGS) | frozenset(COMPUTED) | frozenset(NOT_ON_THIS_QUEUE)
@@ -83,6 +93,8 @@ def validate(attributes: dict[str, str]) -> dict[str, str]:
             raise unknown_attribute(name)
         if not isinstance(value, str) or not setting.valid(value):
             raise SqsError("InvalidAttributeValue", f"Invalid value for the parameter {name}.")
+        if setting.normalize:
+            value = setting.normalize(value)
         clean[name] = value.lower() if setting.valid is _boolean else value
     return clean
 

@@ -1,18 +1,30 @@
-"""Many queues per account and region, one clock and one scheduler for all."""
+"""Many queues per account and region, one clock and one scheduler for all.
+
+The broker answers the questions that span queues: ARNs, dead-letter
+targets and sources, move tasks, and AWS's 60-second lifecycle rules.
+"""
 
 import threading
 
+from emulator.engine import redrive
 from emulator.engine.clock import RealClock
+from emulator.engine.move_tasks import RUNNING, MoveTask
 from emulator.engine.queue import Queue
 from emulator.engine.scheduler import Scheduler
-from emulator.errors import SqsError, queue_does_not_exist
+from emulator.errors import SqsError, invalid_parameter, queue_does_not_exist
+
+AWS_COOLDOWN = 60.0
 
 
 class Broker:
-    def __init__(self, clock=None):
+    def __init__(self, clock=None, purge_cooldown: float = AWS_COOLDOWN, recreate_cooldown: float = AWS_COOLDOWN):
         self.clock = clock or RealClock()
         self.scheduler = Scheduler(self.clock)
+        self.purge_cooldown = purge_cooldown
+        self.recreate_cooldown = recreate_cooldown
         self._queues: dict[tuple[str, str, str], Queue] = {}
+        self._deleted_at: dict[tuple[str, str, str], float] = {}
+        self._move_tasks: dict[str, list[MoveTask]] = {}  # by source ARN, most recent first
         self._lock = threading.Lock()
         if self.clock.manual:
             self.clock.on_advance(self._time_moved)
@@ -21,17 +33,30 @@ class Broker:
 
     def close(self) -> None:
         self.scheduler.stop()
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every queue, task and cooldown."""
         with self._lock:
             queues = list(self._queues.values())
+            self._queues.clear()
+            self._deleted_at.clear()
+            for tasks in self._move_tasks.values():
+                for task in tasks:
+                    task.cancel()
+            self._move_tasks.clear()
         for queue in queues:
             queue.close()
+
+    # -- queues -------------------------------------------------------------
 
     def create_queue(
         self, account: str, region: str, name: str, attributes: dict[str, str], tags: dict[str, str] | None = None
     ) -> tuple[Queue, bool]:
         """Return (queue, created). An existing queue with other attribute values is QueueNameExists."""
+        key = (account, region, name)
         with self._lock:
-            queue = self._queues.get((account, region, name))
+            queue = self._queues.get(key)
             if queue is not None:
                 differing = queue.differing_attribute(attributes)
                 if differing:
@@ -40,10 +65,25 @@ class Broker:
                         f"A queue already exists with the same name and a different value for attribute {differing}",
                     )
                 return queue, False
-            queue = Queue(account, region, name, attributes, self.clock, self.scheduler)
+            deleted_at = self._deleted_at.get(key)
+            if self.recreate_cooldown and deleted_at is not None:
+                if self.clock.now() - deleted_at < self.recreate_cooldown:
+                    raise SqsError(
+                        "QueueDeletedRecently",
+                        f"You must wait {self.recreate_cooldown:g} seconds after deleting a queue before you can "
+                        "create another with the same name.",
+                    )
+                del self._deleted_at[key]
+            self._check_dead_letter_target(f"arn:aws:sqs:{region}:{account}:{name}", attributes)
+            queue = Queue(account, region, name, attributes, self.clock, self.scheduler, self.queue_by_arn)
             queue.tags.update(tags or {})
-            self._queues[(account, region, name)] = queue
+            self._queues[key] = queue
             return queue, True
+
+    def set_attributes(self, queue: Queue, attributes: dict[str, str]) -> None:
+        with self._lock:
+            self._check_dead_letter_target(queue.arn, attributes)
+        queue.set_attributes(attributes)
 
     def get_queue(self, account: str, region: str, name: str) -> Queue:
         queue = self._queues.get((account, region, name))
@@ -51,15 +91,67 @@ class Broker:
             raise queue_does_not_exist()
         return queue
 
+    def queue_by_arn(self, arn: str) -> Queue | None:
+        match = redrive.ARN.fullmatch(arn)
+        if not match:
+            return None
+        region, account, name = match.groups()
+        return self._queues.get((account, region, name))
+
     def delete_queue(self, queue: Queue) -> None:
+        key = (queue.account, queue.region, queue.name)
         with self._lock:
-            if self._queues.get((queue.account, queue.region, queue.name)) is queue:
-                del self._queues[(queue.account, queue.region, queue.name)]
+            if self._queues.get(key) is queue:
+                del self._queues[key]
+                self._deleted_at[key] = self.clock.now()
         queue.close()
 
     def queues(self, account: str, region: str) -> list[Queue]:
         with self._lock:
             return [q for (a, r, _), q in self._queues.items() if a == account and r == region]
+
+    def dead_letter_sources(self, queue: Queue) -> list[Queue]:
+        """Queues whose RedrivePolicy names this queue."""
+        return [q for q in self.queues(queue.account, queue.region) if q.redrive and q.redrive.target_arn == queue.arn]
+
+    def _check_dead_letter_target(self, source_arn: str, attributes: dict[str, str]) -> None:
+        """A RedrivePolicy must name an existing queue of the same account and region that allows this source."""
+        if not attributes.get("RedrivePolicy"):
+            return
+        text = attributes["RedrivePolicy"]
+        policy = redrive.parse_redrive_policy(text)
+        target = self.queue_by_arn(policy.target_arn)
+        source_region, source_account = redrive.ARN.fullmatch(source_arn).groups()[:2]
+        if target is None or (target.region, target.account) != (source_region, source_account):
+            raise invalid_parameter(
+                f"Value {text} for parameter RedrivePolicy is invalid. Reason: Dead-letter target does not exist."
+            )
+        if target.redrive_allow and not target.redrive_allow.allows(source_arn):
+            raise invalid_parameter(
+                f"Value {text} for parameter RedrivePolicy is invalid. Reason: Queue {source_arn} is not "
+                f"allowed to use {target.arn} as its dead-letter queue by the queue's RedriveAllowPolicy."
+            )
+
+    # -- message move tasks ---------------------------------------------------
+
+    def start_move_task(self, source: Queue, destination_arn: str | None, rate: int | None) -> MoveTask:
+        with self._lock:
+            tasks = self._move_tasks.setdefault(source.arn, [])
+            if any(task.status == RUNNING for task in tasks):
+                raise invalid_parameter(
+                    "There is already a task running. Only one active task is allowed for a source queue "
+                    "arn at a given time."
+                )
+            task = MoveTask(source, destination_arn, rate, self.queue_by_arn, self.clock, self.scheduler)
+            tasks.insert(0, task)
+        task.start()
+        return task
+
+    def move_tasks(self, source_arn: str) -> list[MoveTask]:
+        with self._lock:
+            return list(self._move_tasks.get(source_arn, ()))
+
+    # -- time -----------------------------------------------------------------
 
     def _time_moved(self) -> None:
         self.scheduler.run_due()

@@ -30,6 +30,7 @@ class Message:
         "nonce",
         "received_at",
         "timer",
+        "dead_letter_source",
     )
 
     def __init__(
@@ -58,6 +59,31 @@ class Message:
         self.nonce: str | None = None  # of the latest receive; a receipt handle must carry it
         self.received_at = 0.0  # start of the latest receive, for the 12-hour visibility cap
         self.timer = 0  # bumped on every re-arm, so superseded scheduler entries do nothing
+        self.dead_letter_source: str | None = None  # ARN of the queue it was dead-lettered from
+
+    def _copy(self, message_id: str) -> "Message":
+        return Message(
+            message_id,
+            self.body,
+            self.attributes,
+            self.system_attributes,
+            self.md5_of_body,
+            self.md5_of_attributes,
+            self.sender_id,
+            self.group_id,
+        )
+
+    def dead_lettered(self, source_arn: str) -> "Message":
+        """The same message for a dead-letter queue: id, attributes and receive count carry over."""
+        copy = self._copy(self.id)
+        copy.receive_count = self.receive_count
+        copy.first_receive_at = self.first_receive_at
+        copy.dead_letter_source = source_arn
+        return copy
+
+    def redriven(self, message_id: str) -> "Message":
+        """The message as a move task delivers it: a new message with the same content."""
+        return self._copy(message_id)
 
 
 class Delivery(NamedTuple):

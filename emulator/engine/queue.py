@@ -7,29 +7,51 @@ transitions are callbacks on the shared scheduler, guarded by the message's
 state and timer so a superseded callback does nothing.
 """
 
+import enum
 import threading
+import uuid
 from collections import OrderedDict
-from typing import Iterable
+from typing import Callable, Iterable
 
 from emulator.engine import attributes as queue_attributes
-from emulator.engine import receipts
+from emulator.engine import receipts, redrive
 from emulator.engine.message import Delivery, Message, State
 from emulator.errors import SqsError, invalid_parameter
 
 MAX_VISIBILITY_TIMEOUT = 43_200
 MAX_INFLIGHT = 120_000
+# How long a move into another queue waits for that queue's lock. Bounded, so
+# two queues that are each other's dead-letter queue cannot deadlock; a move
+# that gives up leaves the message where it was, to be moved on a later try.
+TRANSFER_WAIT = 0.05
+
+
+class Transfer(enum.Enum):
+    MOVED = "moved"
+    BUSY = "busy"  # the target's lock was not free in time
+    NO_TARGET = "no target"  # the target queue does not exist (any more)
 
 
 class Queue:
     kind = "standard"
 
-    def __init__(self, account: str, region: str, name: str, attributes: dict[str, str], clock, scheduler):
+    def __init__(
+        self,
+        account: str,
+        region: str,
+        name: str,
+        attributes: dict[str, str],
+        clock,
+        scheduler,
+        find_queue: Callable[[str], "Queue | None"] = lambda arn: None,
+    ):
         self.account = account
         self.region = region
         self.name = name
         self.arn = f"arn:aws:sqs:{region}:{account}:{name}"
         self._clock = clock
         self._scheduler = scheduler
+        self._find_queue = find_queue  # by ARN: dead-letter targets
         self._lock = threading.Lock()
         self._message_visible = threading.Condition(self._lock)
         self._messages: dict[str, Message] = {}
@@ -38,6 +60,7 @@ class Queue:
         self._delayed = 0
         self.deleted = False
         self.created_at = self.modified_at = int(clock.now())
+        self.purged_at: float | None = None
         self.attributes = queue_attributes.defaults()
         self.tags: dict[str, str] = {}
         self._set(attributes)
@@ -49,8 +72,12 @@ class Queue:
         if "KmsMasterKeyId" in attributes:
             # AWS: choosing a KMS key turns SQS-managed encryption off, for good.
             self.attributes["SqsManagedSseEnabled"] = "false"
-        if self.attributes.get("Policy") == "":
-            del self.attributes["Policy"]  # an empty policy removes it
+        for name in [name for name, value in self.attributes.items() if value == ""]:
+            del self.attributes[name]  # an empty Policy or redrive setting removes it
+        policy = self.attributes.get("RedrivePolicy")
+        self.redrive = redrive.parse_redrive_policy(policy) if policy else None
+        allow = self.attributes.get("RedriveAllowPolicy")
+        self.redrive_allow = redrive.parse_redrive_allow_policy(allow) if allow else None
         self.delay_seconds = int(self.attributes["DelaySeconds"])
         self.visibility_timeout = int(self.attributes["VisibilityTimeout"])
         self.retention_period = int(self.attributes["MessageRetentionPeriod"])
@@ -91,15 +118,7 @@ class Queue:
         with self._lock:
             now = self._clock.now()
             for message, delay in batch:
-                message.sent_at = now
-                self._messages[message.id] = message
-                self._scheduler.call_at(now + self.retention_period, self._retention_ended, message)
-                if delay > 0:
-                    message.state = State.DELAYED
-                    self._delayed += 1
-                    self._scheduler.call_at(now + delay, self._delay_ended, message)
-                else:
-                    self._make_visible(message)
+                self._enqueue(message, now, delay)
 
     def receive(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
         """Deliver up to max_messages visible messages, hiding each for visibility_timeout.
@@ -119,9 +138,21 @@ class Queue:
                 raise SqsError("OverLimit", f"Too many messages in flight for queue {self.name}.")
             now = self._clock.now()
             deliveries = []
+            held_back = []
             while self._visible and len(deliveries) < max_messages and self._inflight < MAX_INFLIGHT:
                 _, message = self._visible.popitem(last=False)
+                if self.redrive and message.receive_count >= self.redrive.max_receive_count:
+                    outcome = self._dead_letter(message)
+                    if outcome is Transfer.MOVED:
+                        continue
+                    if outcome is Transfer.BUSY:
+                        held_back.append(message)
+                        continue
+                    # No dead-letter queue to move to: deliver it as usual.
                 deliveries.append(self._deliver(message, now, visibility_timeout))
+            for message in reversed(held_back):
+                self._visible[message.id] = message
+                self._visible.move_to_end(message.id, last=False)
             if visibility_timeout == 0:
                 for delivery in deliveries:
                     self._end_inflight(delivery.message)
@@ -170,10 +201,37 @@ class Queue:
             else:
                 self._arm_visibility(message, now + timeout)
 
-    def purge(self) -> None:
-        """Remove every message: visible, delayed and in flight."""
+    def purge(self, cooldown: float = 0.0) -> None:
+        """Remove every message: visible, delayed and in flight. AWS allows one purge per 60 s."""
         with self._lock:
+            now = self._clock.now()
+            if cooldown and self.purged_at is not None and now - self.purged_at < cooldown:
+                raise SqsError(
+                    "PurgeQueueInProgress",
+                    f"Only one PurgeQueue operation on {self.name} is allowed every {cooldown:g} seconds.",
+                )
+            self.purged_at = now
             self._drop_all()
+
+    def move_out(self, limit: int, destination: Callable[[Message], "Queue | None"]) -> tuple[int, bool]:
+        """Move up to `limit` visible messages, oldest first, each as a new message
+        into destination(message). Returns (moved, failed): failed when a
+        message has no destination queue."""
+        moved = 0
+        with self._lock:
+            while self._visible and moved < limit:
+                message = next(iter(self._visible.values()))
+                target = destination(message)
+                if target is None:
+                    return moved, True
+                del self._visible[message.id]
+                outcome = self._transfer(message, target, message.redriven(str(uuid.uuid4())), self._clock.now())
+                if outcome is not Transfer.MOVED:
+                    self._visible[message.id] = message
+                    self._visible.move_to_end(message.id, last=False)
+                    return moved, outcome is Transfer.NO_TARGET
+                moved += 1
+        return moved, False
 
     def close(self) -> None:
         """The queue was deleted: drop its messages and release its long polls."""
@@ -188,6 +246,39 @@ class Queue:
             self._message_visible.notify_all()
 
     # -- transitions (caller holds the lock) ------------------------------
+
+    def _enqueue(self, message: Message, sent_at: float, delay: int) -> None:
+        message.sent_at = sent_at
+        self._messages[message.id] = message
+        self._scheduler.call_at(sent_at + self.retention_period, self._retention_ended, message)
+        if delay > 0:
+            message.state = State.DELAYED
+            self._delayed += 1
+            self._scheduler.call_at(self._clock.now() + delay, self._delay_ended, message)
+        else:
+            self._make_visible(message)
+
+    def _dead_letter(self, message: Message) -> Transfer:
+        """Move a message (taken off the visible list) that reached maxReceiveCount."""
+        target = self._find_queue(self.redrive.target_arn)
+        if target is None or target is self:
+            return Transfer.NO_TARGET
+        # A standard queue keeps the original enqueue time, so retention counts from the first send.
+        return self._transfer(message, target, message.dead_lettered(self.arn), message.sent_at)
+
+    def _transfer(self, message: Message, target: "Queue", replacement: Message, sent_at: float) -> Transfer:
+        """Atomically replace `message` (off the visible list) here by `replacement` in `target`."""
+        if not target._lock.acquire(timeout=TRANSFER_WAIT):
+            return Transfer.BUSY
+        try:
+            if target.deleted:
+                return Transfer.NO_TARGET
+            message.state = State.GONE
+            del self._messages[message.id]
+            target._enqueue(replacement, sent_at, 0)
+            return Transfer.MOVED
+        finally:
+            target._lock.release()
 
     def _make_visible(self, message: Message) -> None:
         message.state = State.VISIBLE

@@ -1,4 +1,4 @@
-"""Routes under /_emulator/ that are not SQS: health, and moving a manual clock."""
+"""Routes under /_emulator/ that are not SQS: health, reset, and moving a manual clock."""
 
 import json
 
@@ -15,6 +15,9 @@ def handle(request: Request, broker) -> Response:
     route = request.path[len(PREFIX) :]
     if route == "health":
         return _json({"status": "ok", "clock": "manual" if broker.clock.manual else "real"})
+    if route == "reset" and request.method == "POST":
+        broker.reset()
+        return _json({"reset": True})
     if route == "clock/advance" and request.method == "POST":
         if not broker.clock.manual:
             return _json({"error": "the server runs on the real clock; start it with --clock manual"}, 409)

@@ -69,14 +69,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     _option(parser, "--account-id", "SQS_EMULATOR_ACCOUNT_ID", "000000000000")
     _option(parser, "--region", "SQS_EMULATOR_REGION", "us-east-1")
     _option(parser, "--log-level", "SQS_EMULATOR_LOG_LEVEL", "info", choices=["debug", "info", "warning", "error"])
-    _option(
-        parser,
-        "--clock",
-        "SQS_EMULATOR_CLOCK",
-        "real",
-        choices=["real", "manual"],
-    )
+    _option(parser, "--clock", "SQS_EMULATOR_CLOCK", "real", choices=["real", "manual"])
+    # AWS allows one PurgeQueue per 60 s and no re-created name for 60 s after DeleteQueue;
+    # 0 turns a rule off for test suites that purge or recreate quickly.
+    _option(parser, "--purge-cooldown", "SQS_EMULATOR_PURGE_COOLDOWN", 60.0, type=float)
+    _option(parser, "--recreate-cooldown", "SQS_EMULATOR_RECREATE_COOLDOWN", 60.0, type=float)
     args = parser.parse_args(argv)
+    if args.purge_cooldown < 0 or args.recreate_cooldown < 0:
+        parser.error("cooldowns are seconds, 0 or more")
     if not (len(args.account_id) == 12 and args.account_id.isdigit()):
         parser.error("--account-id must be 12 digits")
     return args
@@ -86,7 +86,11 @@ def main(argv=None) -> None:
     args = parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    broker = Broker(ManualClock() if args.clock == "manual" else RealClock())
+    broker = Broker(
+        ManualClock() if args.clock == "manual" else RealClock(),
+        purge_cooldown=args.purge_cooldown,
+        recreate_cooldown=args.recreate_cooldown,
+    )
     app = EmulatorApp(broker, args.account_id, args.region)
     server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
     endpoint = f"http://{args.host}:{server.server_port}"

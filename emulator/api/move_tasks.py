@@ -1,0 +1,69 @@
+"""The message move task operations: redrive a dead-letter queue's messages."""
+
+import base64
+import binascii
+import json
+
+from emulator.api.context import Context
+from emulator.engine import move_tasks, redrive
+from emulator.errors import SqsError, invalid_parameter
+
+
+def start_message_move_task(ctx: Context, params: dict) -> dict:
+    source = _existing(ctx, params["SourceArn"], "SourceArn")
+    if not ctx.broker.dead_letter_sources(source):
+        raise invalid_parameter("Source queue must be configured as a Dead Letter Queue.")
+    destination_arn = params.get("DestinationArn")
+    if destination_arn is not None:
+        destination = _existing(ctx, destination_arn, "DestinationArn")
+        if destination is source:
+            raise invalid_parameter("Source queue and destination queue must be different.")
+    rate = params.get("MaxNumberOfMessagesPerSecond")
+    if rate is not None and not 1 <= rate <= move_tasks.MAX_RATE:
+        raise invalid_parameter(
+            f"Value {rate} for parameter MaxNumberOfMessagesPerSecond is invalid. "
+            f"Reason: You must enter a number that's between 1 and {move_tasks.MAX_RATE}."
+        )
+    task = ctx.broker.start_move_task(source, destination_arn, rate)
+    return {"TaskHandle": task.handle}
+
+
+def list_message_move_tasks(ctx: Context, params: dict) -> dict:
+    source = _existing(ctx, params["SourceArn"], "SourceArn")
+    max_results = params.get("MaxResults", 1)
+    if not 1 <= max_results <= 10:
+        raise invalid_parameter(
+            f"Value {max_results} for parameter MaxResults is invalid. Reason: You must enter a number "
+            "that's between 1 and 10."
+        )
+    tasks = ctx.broker.move_tasks(source.arn)[:max_results]
+    return {"Results": [task.describe() for task in tasks]}
+
+
+def cancel_message_move_task(ctx: Context, params: dict) -> dict:
+    handle = params["TaskHandle"]
+    try:
+        source_arn = json.loads(base64.b64decode(handle, validate=True))["sourceArn"]
+    except (ValueError, KeyError, TypeError, binascii.Error):
+        raise _no_task() from None
+    task = next((t for t in ctx.broker.move_tasks(source_arn) if t.handle == handle), None)
+    if task is None:
+        raise _no_task()
+    if task.status != move_tasks.RUNNING:
+        raise invalid_parameter("Only active tasks can be cancelled.")
+    task.cancel()
+    return {"ApproximateNumberOfMessagesMoved": task.moved}
+
+
+def _existing(ctx: Context, arn: str, parameter: str):
+    queue = ctx.broker.queue_by_arn(arn) if redrive.ARN.fullmatch(arn) else None
+    if queue is None:
+        raise SqsError(
+            "ResourceNotFoundException",
+            f"The resource that you specified for the {parameter} parameter doesn't exist.",
+        )
+    return queue
+
+
+def _no_task() -> SqsError:
+    return SqsError("ResourceNotFoundException", "Task does not exist.")

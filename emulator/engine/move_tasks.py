@@ -1,0 +1,85 @@
+"""Message move tasks: redrive a dead-letter queue's messages at a set rate.
+
+A task moves its batch for each second on the engine's scheduler, so on the
+manual clock a test advances time to let it run.
+"""
+
+import base64
+import json
+import uuid
+from typing import Callable
+
+from emulator.engine.message import Message
+from emulator.engine.queue import Queue
+
+RUNNING, COMPLETED, CANCELLED, FAILED = "RUNNING", "COMPLETED", "CANCELLED", "FAILED"
+MAX_RATE = 500
+NO_DESTINATION = "AWS.SimpleQueueService.NonExistentQueue"
+
+
+class MoveTask:
+    def __init__(
+        self,
+        source: Queue,
+        destination_arn: str | None,
+        rate: int | None,
+        find_queue: Callable[[str], Queue | None],
+        clock,
+        scheduler,
+    ):
+        self.source = source
+        self.destination_arn = destination_arn
+        self.rate = rate
+        self._find_queue = find_queue
+        self._clock = clock
+        self._scheduler = scheduler
+        self.handle = base64.b64encode(
+            json.dumps({"taskId": str(uuid.uuid4()), "sourceArn": source.arn}).encode()
+        ).decode()
+        self.status = RUNNING
+        self.failure_reason: str | None = None
+        self.moved = 0
+        self.to_move = source.counts()["ApproximateNumberOfMessages"]
+        self.started_at = clock.now()
+
+    def start(self) -> None:
+        self._step()
+
+    def cancel(self) -> None:
+        self.status = CANCELLED
+
+    def _destination(self, message: Message) -> Queue | None:
+        # Without a DestinationArn, each message goes back to the queue it was dead-lettered from.
+        arn = self.destination_arn or message.dead_letter_source
+        return self._find_queue(arn) if arn else None
+
+    def _step(self) -> None:
+        if self.status != RUNNING:
+            return
+        remaining = self.to_move - self.moved
+        moved, failed = self.source.move_out(min(remaining, self.rate or remaining), self._destination)
+        self.moved += moved
+        if failed:
+            self.status, self.failure_reason = FAILED, NO_DESTINATION
+        elif self.moved >= self.to_move or self.source.deleted or not self.source.counts()["ApproximateNumberOfMessages"]:
+            self.status = COMPLETED
+        else:
+            self._scheduler.call_at(self._clock.now() + 1, self._step)
+
+    def describe(self) -> dict:
+        entry = {
+            "Status": self.status,
+            "SourceArn": self.source.arn,
+            "ApproximateNumberOfMessagesMoved": self.moved,
+            "ApproximateNumberOfMessagesToMove": self.to_move,
+            "StartedTimestamp": int(self.started_at * 1000),
+        }
+        if self.status == RUNNING:
+            entry["TaskHandle"] = self.handle
+        if self.destination_arn:
+            entry["DestinationArn"] = self.destination_arn
+        if self.rate is not None:
+            entry["MaxNumberOfMessagesPerSecond"] = self.rate
+        if self.failure_reason:
+            entry["FailureReason"] = self.failure_reason
+        return entry
