@@ -45,10 +45,11 @@ def cancel_message_move_task(ctx: Context, params: dict) -> dict:
     try:
         source_arn = json.loads(base64.b64decode(handle, validate=True))["sourceArn"]
     except (ValueError, KeyError, TypeError, binascii.Error):
-        raise _no_task() from None
-    task = next((t for t in ctx.broker.move_tasks(source_arn) if t.handle == handle), None)
+        raise invalid_parameter("Value for parameter TaskHandle is invalid.") from None
+    source = _existing(ctx, source_arn, "SourceArn")
+    task = next((t for t in ctx.broker.move_tasks(source.arn) if t.handle == handle), None)
     if task is None:
-        raise _no_task()
+        raise SqsError("ResourceNotFoundException", "Task does not exist.")
     if task.status != move_tasks.RUNNING:
         raise invalid_parameter("Only active tasks can be cancelled.")
     task.cancel()
@@ -63,7 +64,3 @@ def _existing(ctx: Context, arn: str, parameter: str):
             f"The resource that you specified for the {parameter} parameter doesn't exist.",
         )
     return queue
-
-
-def _no_task() -> SqsError:
-    return SqsError("ResourceNotFoundException", "Task does not exist.")

@@ -120,12 +120,18 @@ class Broker:
             return
         text = attributes["RedrivePolicy"]
         policy = redrive.parse_redrive_policy(text)
-        target = self.queue_by_arn(policy.target_arn)
+        target_region, target_account = redrive.ARN.fullmatch(policy.target_arn).groups()[:2]
         source_region, source_account = redrive.ARN.fullmatch(source_arn).groups()[:2]
-        if target is None or (target.region, target.account) != (source_region, source_account):
-            raise invalid_parameter(
-                f"Value {text} for parameter RedrivePolicy is invalid. Reason: Dead-letter target does not exist."
-            )
+        reason = None
+        if target_account != source_account:
+            reason = "Dead-letter target owner should be same as the source."
+        elif target_region != source_region:
+            reason = "Dead-letter target must be in same region as the source."
+        elif self.queue_by_arn(policy.target_arn) is None:
+            reason = "Dead letter target does not exist."
+        if reason:
+            raise invalid_parameter(f"Value {text} for parameter RedrivePolicy is invalid. Reason: {reason}")
+        target = self.queue_by_arn(policy.target_arn)
         if target.redrive_allow and not target.redrive_allow.allows(source_arn):
             raise invalid_parameter(
                 f"Value {text} for parameter RedrivePolicy is invalid. Reason: Queue {source_arn} is not "

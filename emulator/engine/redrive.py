@@ -33,24 +33,26 @@ def _invalid(name: str, value: str, reason: str) -> SqsError:
     return invalid_parameter(f"Value {value} for parameter {name} is invalid. Reason: {reason}")
 
 
-def _json_object(name: str, value: str) -> dict:
+def _unusable(name: str, reason: str) -> SqsError:
+    return SqsError("InvalidAttributeValue", f"Invalid value for the parameter {name}. Reason: {reason}")
+
+
+def _json_object(value: str) -> dict | None:
     try:
         parsed = json.loads(value)
     except ValueError:
-        raise _invalid(name, value, f"{name} must be a valid JSON object.") from None
-    if not isinstance(parsed, dict):
-        raise _invalid(name, value, f"{name} must be a valid JSON object.")
-    return parsed
+        return None
+    return parsed if isinstance(parsed, dict) else None
 
 
 def parse_redrive_policy(value: str) -> RedrivePolicy:
-    policy = _json_object("RedrivePolicy", value)
-    arn, count = policy.get("deadLetterTargetArn"), policy.get("maxReceiveCount")
-    if arn is None or count is None:
-        raise _invalid(
-            "RedrivePolicy", value, "Redrive policy does not contain mandatory attribute: "
-            + ("deadLetterTargetArn." if arn is None else "maxReceiveCount.")
-        )
+    policy = _json_object(value)
+    if policy is None:
+        raise _unusable("RedrivePolicy", "Redrive policy is not a valid JSON map.")
+    for key in ("maxReceiveCount", "deadLetterTargetArn"):
+        if key not in policy:
+            raise _invalid("RedrivePolicy", value, f"Redrive policy does not contain mandatory attribute: {key}.")
+    arn, count = policy["deadLetterTargetArn"], policy["maxReceiveCount"]
     if not isinstance(arn, str) or not ARN.fullmatch(arn):
         raise _invalid("RedrivePolicy", value, "Invalid value for deadLetterTargetArn.")
     try:
@@ -68,28 +70,46 @@ def parse_redrive_policy(value: str) -> RedrivePolicy:
 
 
 def render_redrive_policy(policy: RedrivePolicy) -> str:
-    return json.dumps({"deadLetterTargetArn": policy.target_arn, "maxReceiveCount": policy.max_receive_count},
-                      separators=(",", ":"))
+    return json.dumps(
+        {"deadLetterTargetArn": policy.target_arn, "maxReceiveCount": policy.max_receive_count},
+        separators=(",", ":"),
+    )
 
 
 def parse_redrive_allow_policy(value: str) -> RedriveAllowPolicy:
-    policy = _json_object("RedriveAllowPolicy", value)
-    permission = policy.get("redrivePermission")
-    if permission not in PERMISSIONS:
-        raise _invalid("RedriveAllowPolicy", value, "Invalid value for redrivePermission.")
-    arns = policy.get("sourceQueueArns")
-    if permission == "byQueue":
-        if not isinstance(arns, list) or not arns or not all(isinstance(a, str) and ARN.fullmatch(a) for a in arns):
-            raise _invalid("RedriveAllowPolicy", value, "Invalid value for sourceQueueArns.")
-        if len(arns) > MAX_SOURCE_ARNS:
-            raise _invalid(
-                "RedriveAllowPolicy", value, f"Maximum number of sourceQueueArns allowed is {MAX_SOURCE_ARNS}."
-            )
-    elif arns is not None:
+    policy = _json_object(value)
+    arns = policy.get("sourceQueueArns") if policy else None
+    if (
+        policy is None
+        or policy.get("redrivePermission") not in PERMISSIONS
+        or set(policy) - {"redrivePermission", "sourceQueueArns"}
+        or (arns is not None and not (isinstance(arns, list) and all(isinstance(a, str) for a in arns)))
+    ):
+        raise _unusable(
+            "RedriveAllowPolicy",
+            "Amazon SQS can't create the redrive allow policy, as it\u2019s in an unsupported format.",
+        )
+    permission = policy["redrivePermission"]
+    if permission == "byQueue" and not arns:
         raise _invalid(
             "RedriveAllowPolicy",
             value,
-            "Only specify sourceQueueArns with redrivePermission set to byQueue.",
+            "Amazon SQS can't create the redrive allow policy. When you specify the byQueue permission type, "
+            "you must also specify one or more sourceQueueArns values.",
+        )
+    if permission != "byQueue" and arns:
+        raise _invalid(
+            "RedriveAllowPolicy",
+            value,
+            "Amazon SQS can't create the redrive allow policy. To specify one or more source queue ARNs, "
+            "you must set redrivePermission to byQueue.",
+        )
+    if len(arns or ()) > MAX_SOURCE_ARNS:
+        raise _invalid(
+            "RedriveAllowPolicy",
+            value,
+            f"Amazon SQS can't create the redrive allow policy. The maximum number of source queue ARNs "
+            f"you can specify is {MAX_SOURCE_ARNS}.",
         )
     return RedriveAllowPolicy(permission, tuple(arns or ()))
 
