@@ -1,0 +1,119 @@
+"""Bad message bodies and attributes: rejected with AWS's codes, never accepted, never a 500."""
+
+import pytest
+from botocore.exceptions import ClientError
+
+from compat_tests.helpers import INVALID_PARAMETER, counts, expect_error, receive_one
+
+ONE_MIB = 1048576
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["\x00", "bell \x07 char", "\x1f", "ok then \x0b", "\ufffe", "\uffff"],
+    ids=["nul", "bel", "unit-separator", "vertical-tab", "U+FFFE", "U+FFFF"],
+)
+def test_invalid_characters_in_body(sqs, queue, body):
+    expect_error(
+        sqs, sqs.send_message, QueueUrl=queue, MessageBody=body,
+        code="InvalidMessageContents", status=400, shape="InvalidMessageContents",
+    )
+    assert counts(sqs, queue) == (0, 0, 0)
+
+
+def test_allowed_edge_characters_round_trip(sqs, queue):
+    body = "tab\t lf\n cr\r crlf\r\n \x20 \ud7ff \ue000 \ufffd \U00010000 \U0010ffff"
+    sqs.send_message(QueueUrl=queue, MessageBody=body)
+    assert receive_one(sqs, queue)["Body"] == body
+
+
+def test_body_of_exactly_one_mib_is_accepted(sqs, queue):
+    sqs.send_message(QueueUrl=queue, MessageBody="x" * ONE_MIB)
+    assert len(receive_one(sqs, queue)["Body"]) == ONE_MIB
+
+
+def test_body_over_one_mib(sqs, queue):
+    expect_error(
+        sqs, sqs.send_message, QueueUrl=queue, MessageBody="x" * (ONE_MIB + 1),
+        message_contains="Message must be shorter than 1048576 bytes", **INVALID_PARAMETER,
+    )
+
+
+def test_multibyte_body_size_counts_bytes(sqs, queue):
+    # 349,526 three-byte characters = 1,048,578 bytes: over the limit in bytes, not in characters.
+    expect_error(sqs, sqs.send_message, QueueUrl=queue, MessageBody="\u4e2d" * 349526, **INVALID_PARAMETER)
+
+
+def test_attributes_count_toward_size_limit(sqs, queue):
+    attrs = {"abcdefghij": {"DataType": "String", "StringValue": "x"}}  # 10 + 6 + 1 bytes
+    expect_error(
+        sqs, sqs.send_message, QueueUrl=queue, MessageBody="x" * (ONE_MIB - 10), MessageAttributes=attrs,
+        **INVALID_PARAMETER,
+    )
+
+
+def test_queue_maximum_message_size_is_enforced(sqs, queue_factory):
+    url = queue_factory(attributes={"MaximumMessageSize": 1024})
+    sqs.send_message(QueueUrl=url, MessageBody="x" * 1024)
+    expect_error(
+        sqs, sqs.send_message, QueueUrl=url, MessageBody="x" * 1025,
+        message_contains="Message must be shorter than 1024 bytes", **INVALID_PARAMETER,
+    )
+
+
+def test_empty_body(sqs, queue):
+    with pytest.raises(ClientError) as info:
+        sqs.send_message(QueueUrl=queue, MessageBody="")
+    err = info.value.response
+    assert err["ResponseMetadata"]["HTTPStatusCode"] == 400
+    assert err["Error"]["Code"] in ("MissingParameter", "InvalidParameterValue"), err["Error"]
+
+
+def test_more_than_ten_attributes(sqs, queue):
+    attrs = {f"a{i}": {"DataType": "String", "StringValue": "v"} for i in range(11)}
+    expect_error(sqs, sqs.send_message, QueueUrl=queue, MessageBody="m", MessageAttributes=attrs, **INVALID_PARAMETER)
+    ten = {f"a{i}": {"DataType": "String", "StringValue": "v"} for i in range(10)}
+    sqs.send_message(QueueUrl=queue, MessageBody="m", MessageAttributes=ten)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["AWS.reserved", "aws.lower", "Amazon.reserved", "AMAZON.upper", ".leading", "trailing.", "two..dots",
+     "has space", "star*", "x" * 257],
+    ids=["AWS.", "aws.", "Amazon.", "AMAZON.", "leading-dot", "trailing-dot", "double-dot", "space", "star", "257"],
+)
+def test_invalid_attribute_name(sqs, queue, name):
+    attrs = {name: {"DataType": "String", "StringValue": "v"}}
+    expect_error(sqs, sqs.send_message, QueueUrl=queue, MessageBody="m", MessageAttributes=attrs, **INVALID_PARAMETER)
+
+
+def test_valid_attribute_names(sqs, queue):
+    attrs = {n: {"DataType": "String", "StringValue": "v"} for n in ["a.b.c", "A-b_9", "x" * 256, "awsish", "AWS"]}
+    sqs.send_message(QueueUrl=queue, MessageBody="m", MessageAttributes=attrs)
+    assert receive_one(sqs, queue, MessageAttributeNames=["All"])["MessageAttributes"] == attrs
+
+
+@pytest.mark.parametrize("data_type", ["Foo", "string", "", "Integer"])
+def test_invalid_data_type(sqs_unchecked, queue, data_type):
+    attrs = {"a": {"DataType": data_type, "StringValue": "1"}}
+    expect_error(
+        sqs_unchecked, sqs_unchecked.send_message, QueueUrl=queue, MessageBody="m", MessageAttributes=attrs,
+        **INVALID_PARAMETER,
+    )
+
+
+@pytest.mark.parametrize(
+    "attr",
+    [
+        {"DataType": "String"},
+        {"DataType": "String", "StringValue": ""},
+        {"DataType": "Number", "StringValue": "abc"},
+        {"DataType": "Binary"},
+    ],
+    ids=["string-no-value", "string-empty", "number-not-a-number", "binary-no-value"],
+)
+def test_invalid_attribute_value(sqs, queue, attr):
+    expect_error(
+        sqs, sqs.send_message, QueueUrl=queue, MessageBody="m", MessageAttributes={"a": attr}, **INVALID_PARAMETER
+    )
+    assert counts(sqs, queue) == (0, 0, 0)

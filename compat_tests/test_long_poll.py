@@ -1,0 +1,130 @@
+"""Long polling: a send wakes a waiting receive at once; an empty poll ends on the (server) clock.
+
+Real-time sleeps here are short pauses that let a receive reach the server
+before the test acts; nothing waits for a visibility timeout or a delay.
+"""
+
+import threading
+import time
+
+from compat_tests.helpers import receive
+
+SETTLE = 0.75  # real seconds for a receive thread to reach the server
+
+
+class Poller:
+    """Runs one ReceiveMessage in a thread, with its own client."""
+
+    def __init__(self, client, url, **kwargs):
+        self.result = None
+        self.error = None
+        self.finished_at = None
+        self._thread = threading.Thread(target=self._run, args=(client, url, kwargs), daemon=True)
+
+    def _run(self, client, url, kwargs):
+        try:
+            self.result = receive(client, url, **kwargs)
+        except Exception as e:  # surfaced by the test
+            self.error = e
+        finally:
+            self.finished_at = time.monotonic()
+
+    def start(self):
+        self._thread.start()
+        time.sleep(SETTLE)
+        return self
+
+    def alive(self):
+        return self._thread.is_alive()
+
+    def join(self, timeout):
+        self._thread.join(timeout)
+        assert not self._thread.is_alive(), f"receive still blocked after {timeout}s"
+        if self.error:
+            raise self.error
+        return self.result
+
+
+def test_send_wakes_long_poll(make_client, sqs, queue):
+    poller = Poller(make_client(), queue, WaitTimeSeconds=20).start()
+    assert poller.alive(), f"returned before any message was sent: {poller.result}"
+    sent_at = time.monotonic()
+    sqs.send_message(QueueUrl=queue, MessageBody="wake up")
+    msgs = poller.join(timeout=5)
+    assert [m["Body"] for m in msgs] == ["wake up"]
+    assert poller.finished_at - sent_at < 2.0, f"long poll took {poller.finished_at - sent_at:.2f}s after the send"
+
+
+def test_queue_default_wait_time_applies(make_client, sqs, queue_factory):
+    url = queue_factory(attributes={"ReceiveMessageWaitTimeSeconds": 20})
+    poller = Poller(make_client(), url).start()
+    assert poller.alive(), "a queue with ReceiveMessageWaitTimeSeconds=20 must long-poll by default"
+    sent_at = time.monotonic()
+    sqs.send_message(QueueUrl=url, MessageBody="m")
+    assert [m["Body"] for m in poller.join(timeout=5)] == ["m"]
+    assert poller.finished_at - sent_at < 2.0
+
+
+def test_explicit_zero_wait_overrides_queue_default(sqs, queue_factory):
+    url = queue_factory(attributes={"ReceiveMessageWaitTimeSeconds": 20})
+    start = time.monotonic()
+    assert receive(sqs, url, WaitTimeSeconds=0) == []
+    assert time.monotonic() - start < 2.0
+
+
+def test_empty_long_poll_ends_when_clock_reaches_wait_time(make_client, queue, advance):
+    poller = Poller(make_client(), queue, WaitTimeSeconds=20).start()
+    advance(10)
+    time.sleep(SETTLE)
+    assert poller.alive(), "long poll ended before its wait time had passed on the server clock"
+    advance(10)
+    assert poller.join(timeout=5) == []
+
+
+def test_delay_expiry_wakes_long_poll(make_client, sqs, queue, advance):
+    sqs.send_message(QueueUrl=queue, MessageBody="delayed", DelaySeconds=5)
+    poller = Poller(make_client(), queue, WaitTimeSeconds=20).start()
+    assert poller.alive()
+    advance(6)
+    assert [m["Body"] for m in poller.join(timeout=5)] == ["delayed"]
+
+
+def test_visibility_expiry_wakes_long_poll(make_client, sqs, queue, advance):
+    sqs.send_message(QueueUrl=queue, MessageBody="again")
+    first = receive(sqs, queue, VisibilityTimeout=10)
+    assert len(first) == 1
+    poller = Poller(make_client(), queue, WaitTimeSeconds=20, AttributeNames=["ApproximateReceiveCount"]).start()
+    assert poller.alive()
+    advance(11)
+    msgs = poller.join(timeout=5)
+    assert [m["Body"] for m in msgs] == ["again"]
+    assert msgs[0]["Attributes"]["ApproximateReceiveCount"] == "2"
+
+
+def test_change_visibility_zero_wakes_long_poll(make_client, sqs, queue):
+    sqs.send_message(QueueUrl=queue, MessageBody="released")
+    handle = receive(sqs, queue)[0]["ReceiptHandle"]
+    poller = Poller(make_client(), queue, WaitTimeSeconds=20).start()
+    assert poller.alive()
+    released_at = time.monotonic()
+    sqs.change_message_visibility(QueueUrl=queue, ReceiptHandle=handle, VisibilityTimeout=0)
+    assert [m["Body"] for m in poller.join(timeout=5)] == ["released"]
+    assert poller.finished_at - released_at < 2.0
+
+
+def test_one_send_wakes_exactly_one_of_two_pollers(make_client, sqs, queue):
+    a = Poller(make_client(), queue, WaitTimeSeconds=20)
+    b = Poller(make_client(), queue, WaitTimeSeconds=20)
+    a._thread.start()
+    b.start()
+    sqs.send_message(QueueUrl=queue, MessageBody="only one")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and a.alive() and b.alive():
+        time.sleep(0.02)
+    done = [p for p in (a, b) if not p.alive()]
+    assert len(done) == 1, "one message must wake exactly one poller"
+    assert [m["Body"] for m in done[0].result] == ["only one"]
+    # Release the other poller with a second message.
+    sqs.send_message(QueueUrl=queue, MessageBody="second")
+    other = b if done[0] is a else a
+    assert [m["Body"] for m in other.join(timeout=5)] == ["second"]

@@ -1,0 +1,94 @@
+"""TagQueue, UntagQueue, ListQueueTags, tags on CreateQueue; AddPermission, RemovePermission."""
+
+import json
+
+from compat_tests.helpers import (
+    DEFAULT_ACCOUNT,
+    INVALID_PARAMETER,
+    QUEUE_DOES_NOT_EXIST,
+    expect_error,
+    queue_attrs,
+    unique_name,
+)
+
+
+def test_tags_on_create(sqs, queue_factory):
+    url = queue_factory(tags={"team": "core", "env": "test"})
+    assert sqs.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "core", "env": "test"}
+
+
+def test_tag_untag_list(sqs, queue):
+    assert sqs.list_queue_tags(QueueUrl=queue).get("Tags", {}) == {}
+    sqs.tag_queue(QueueUrl=queue, Tags={"a": "1", "b": "2"})
+    assert sqs.list_queue_tags(QueueUrl=queue)["Tags"] == {"a": "1", "b": "2"}
+    sqs.tag_queue(QueueUrl=queue, Tags={"a": "one", "c": ""})
+    assert sqs.list_queue_tags(QueueUrl=queue)["Tags"] == {"a": "one", "b": "2", "c": ""}
+    sqs.untag_queue(QueueUrl=queue, TagKeys=["b", "not-there"])
+    assert sqs.list_queue_tags(QueueUrl=queue)["Tags"] == {"a": "one", "c": ""}
+    sqs.untag_queue(QueueUrl=queue, TagKeys=["a", "c"])
+    assert sqs.list_queue_tags(QueueUrl=queue).get("Tags", {}) == {}
+
+
+def test_tags_missing_queue(sqs, endpoint):
+    url = f"{endpoint}/{DEFAULT_ACCOUNT}/{unique_name('missing')}"
+    expect_error(sqs, sqs.list_queue_tags, QueueUrl=url, **QUEUE_DOES_NOT_EXIST)
+    expect_error(sqs, sqs.tag_queue, QueueUrl=url, Tags={"a": "b"}, **QUEUE_DOES_NOT_EXIST)
+    expect_error(sqs, sqs.untag_queue, QueueUrl=url, TagKeys=["a"], **QUEUE_DOES_NOT_EXIST)
+
+
+def _as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+def _statements(sqs, url):
+    policy = queue_attrs(sqs, url, "Policy").get("Policy")
+    if policy is None:
+        return {}
+    doc = json.loads(policy)
+    assert doc.get("Version") in ("2008-10-17", "2012-10-17")
+    return {s["Sid"]: s for s in doc.get("Statement", [])}
+
+
+def test_add_and_remove_permission(sqs, queue):
+    arn = queue_attrs(sqs, queue, "QueueArn")["QueueArn"]
+    sqs.add_permission(
+        QueueUrl=queue, Label="grant-1",
+        AWSAccountIds=["111111111111", "222222222222"], Actions=["SendMessage", "ReceiveMessage"],
+    )
+    statements = _statements(sqs, queue)
+    assert set(statements) == {"grant-1"}
+    stmt = statements["grant-1"]
+    assert stmt["Effect"] == "Allow"
+    assert stmt["Resource"] == arn
+    assert sorted(_as_list(stmt["Principal"]["AWS"])) == [
+        "arn:aws:iam::111111111111:root", "arn:aws:iam::222222222222:root",
+    ]
+    assert sorted(_as_list(stmt["Action"])) == ["SQS:ReceiveMessage", "SQS:SendMessage"]
+
+    sqs.add_permission(QueueUrl=queue, Label="grant-2", AWSAccountIds=["333333333333"], Actions=["*"])
+    assert set(_statements(sqs, queue)) == {"grant-1", "grant-2"}
+
+    sqs.remove_permission(QueueUrl=queue, Label="grant-1")
+    assert set(_statements(sqs, queue)) == {"grant-2"}
+    sqs.remove_permission(QueueUrl=queue, Label="grant-2")
+    assert _statements(sqs, queue) == {}
+
+
+def test_add_permission_duplicate_label(sqs, queue):
+    sqs.add_permission(QueueUrl=queue, Label="dup", AWSAccountIds=["111111111111"], Actions=["SendMessage"])
+    expect_error(
+        sqs, sqs.add_permission, QueueUrl=queue, Label="dup", AWSAccountIds=["111111111111"],
+        Actions=["ReceiveMessage"], **INVALID_PARAMETER,
+    )
+
+
+def test_remove_unknown_permission(sqs, queue):
+    expect_error(sqs, sqs.remove_permission, QueueUrl=queue, Label="never-added", **INVALID_PARAMETER)
+
+
+def test_permission_missing_queue(sqs, endpoint):
+    url = f"{endpoint}/{DEFAULT_ACCOUNT}/{unique_name('missing')}"
+    expect_error(
+        sqs, sqs.add_permission, QueueUrl=url, Label="x", AWSAccountIds=["111111111111"], Actions=["SendMessage"],
+        **QUEUE_DOES_NOT_EXIST,
+    )
