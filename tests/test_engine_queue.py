@@ -859,14 +859,16 @@ VALID = [
 
 @pytest.mark.parametrize("name,value", VALID)
 def test_validate_accepts_valid_values(name, value):
-    assert attributes.validate({name: value}) == {name: value}
+    attributes.validate({name: value})
+    assert attributes.canonical(name, value) == value
 
 
-def test_validate_normalizes_booleans_and_keeps_everything():
-    given = {"SqsManagedSseEnabled": "TRUE", "VisibilityTimeout": "10", "DelaySeconds": "3"}
-    assert attributes.validate(given) == {"SqsManagedSseEnabled": "true", "VisibilityTimeout": "10", "DelaySeconds": "3"}
-    assert attributes.validate({"SqsManagedSseEnabled": "False"}) == {"SqsManagedSseEnabled": "false"}
-    assert attributes.validate({}) == {}
+def test_canonical_lowers_booleans_and_keeps_the_rest():
+    attributes.validate({"SqsManagedSseEnabled": "TRUE", "VisibilityTimeout": "10"})
+    assert attributes.canonical("SqsManagedSseEnabled", "TRUE") == "true"
+    assert attributes.canonical("SqsManagedSseEnabled", "False") == "false"
+    assert attributes.canonical("VisibilityTimeout", "10") == "10"
+    attributes.validate({})
 
 
 INVALID = [
@@ -918,5 +920,6 @@ def test_defaults_cover_every_setting_with_a_default():
     assert d["VisibilityTimeout"] == "30"
     assert d["MessageRetentionPeriod"] == "345600"
     assert "Policy" not in d and "KmsMasterKeyId" not in d
+    attributes.validate(d)
     for name, value in d.items():
-        assert attributes.validate({name: value}) == {name: value}
+        assert attributes.canonical(name, value) == value

@@ -19,7 +19,8 @@ LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
 def create_queue(ctx: Context, params: dict) -> dict:
     name = params["QueueName"]
     validation.queue_name(name)
-    attributes = queue_attributes.validate(params.get("Attributes") or {})
+    attributes = params.get("Attributes") or {}
+    queue_attributes.validate(attributes)
     tags = params.get("tags") or {}
     validation.tags(tags)
     queue, _ = ctx.broker.create_queue(ctx.account, ctx.region, name, attributes, tags)
@@ -63,7 +64,8 @@ def get_queue_attributes(ctx: Context, params: dict) -> dict:
 
 def set_queue_attributes(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    ctx.broker.set_attributes(queue, queue_attributes.validate(params["Attributes"]))
+    queue_attributes.validate(params["Attributes"])
+    ctx.broker.set_attributes(queue, params["Attributes"])
     return {}
 
 

@@ -18,8 +18,16 @@ _INTEGER = re.compile(r"[+-]?\d{1,10}")
 class Setting(NamedTuple):
     default: str | None  # None: absent until set
     valid: Callable[[str], bool]
-    # For JSON settings: parse (raising AWS's own error) and render canonically.
+    # For JSON settings: parse (raising AWS's own error) and render as AWS shows it.
     normalize: Callable[[str], str] | None = None
+
+
+def canonical(name: str, value: str) -> str:
+    """The value as the queue stores and shows it."""
+    normalize = SETTINGS[name].normalize
+    if normalize:
+        return normalize(value)
+    return value.lower() if SETTINGS[name].valid is _boolean else value
 
 
 def _int_range(low: int, high: int) -> Callable[[str], bool]:
@@ -84,19 +92,15 @@ def unknown_attribute(name: str) -> SqsError:
     return SqsError("InvalidAttributeName", f"Unknown Attribute {name}.")
 
 
-def validate(attributes: dict[str, str]) -> dict[str, str]:
-    """Check settable attributes; return them normalized (booleans lower-case)."""
-    clean = {}
+def validate(attributes: dict[str, str]) -> None:
+    """Check settable attributes, raising AWS's error for the first bad one."""
     for name, value in attributes.items():
         setting = SETTINGS.get(name)
         if setting is None:
             raise unknown_attribute(name)
         if not isinstance(value, str) or not setting.valid(value):
             raise SqsError("InvalidAttributeValue", f"Invalid value for the parameter {name}.")
-        if setting.normalize:
-            value = setting.normalize(value)
-        clean[name] = value.lower() if setting.valid is _boolean else value
-    return clean
+        canonical(name, value)  # a JSON setting raises its own error
 
 
 def defaults() -> dict[str, str]:

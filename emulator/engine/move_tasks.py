@@ -40,7 +40,7 @@ class MoveTask:
         self.failure_reason: str | None = None
         self.moved = 0
         self.to_move = source.counts()["ApproximateNumberOfMessages"]
-        self.started_at = clock.now()
+        self.started_at = self._due = clock.now()
 
     def start(self) -> None:
         self._step()
@@ -64,7 +64,10 @@ class MoveTask:
         elif self.moved >= self.to_move or self.source.deleted or not self.source.counts()["ApproximateNumberOfMessages"]:
             self.status = COMPLETED
         else:
-            self._scheduler.call_at(self._clock.now() + 1, self._step)
+            # From the last deadline, not from now: a clock that jumps several
+            # seconds runs one step for each of them.
+            self._due += 1
+            self._scheduler.call_at(self._due, self._step)
 
     def describe(self) -> dict:
         entry = {

@@ -68,7 +68,7 @@ class Queue:
     # -- attributes -------------------------------------------------------
 
     def _set(self, attributes: dict[str, str]) -> None:
-        self.attributes.update(attributes)
+        self.attributes.update({name: queue_attributes.canonical(name, v) for name, v in attributes.items()})
         if "KmsMasterKeyId" in attributes:
             # AWS: choosing a KMS key turns SQS-managed encryption off, for good.
             self.attributes["SqsManagedSseEnabled"] = "false"
@@ -99,7 +99,8 @@ class Queue:
     def differing_attribute(self, attributes: dict[str, str]) -> str | None:
         """The first given attribute whose value differs from this queue's, for CreateQueue."""
         for name, value in attributes.items():
-            if self.attributes.get(name, queue_attributes.SETTINGS[name].default) != value:
+            current = self.attributes.get(name, queue_attributes.SETTINGS[name].default)
+            if current != queue_attributes.canonical(name, value):
                 return name
         return None
 
