@@ -559,7 +559,7 @@ def print_table(rows, labels, results) -> str:
         a, b = cells[0], cells[1]
         ratio = (a / b) if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else None
         lines_data.append([title, *(fmt(c) for c in cells),
-                           f"{ratio:.2f}x" if ratio is not None else "-", better])
+                           f"{ratio:.3g}x" if ratio is not None else "-", better])
     widths = [max(len(r[i]) for r in [header, *lines_data]) for i in range(len(header))]
     out = []
     sep = "-+-".join("-" * w for w in widths)
