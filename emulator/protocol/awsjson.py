@@ -104,8 +104,9 @@ def serialize_error(error: SqsError, request_id: str) -> Response:
 
 
 def _json_response(body: dict, status: int, request_id: str) -> Response:
-    text = json.dumps(body, separators=(",", ":"))
-    return Response(text, status=status, content_type=CONTENT_TYPE, headers={"x-amzn-RequestId": request_id})
+    # Raw UTF-8 like AWS, which also keeps large non-ASCII bodies from growing sixfold.
+    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    return Response(text.encode("utf-8"), status=status, content_type=CONTENT_TYPE, headers={"x-amzn-RequestId": request_id})
 
 
 def _out_structure(shape: Shape, value: dict) -> dict:
