@@ -557,7 +557,8 @@ def print_table(rows, labels, results) -> str:
     lines_data = []
     for title, better, cells in rows:
         a, b = cells[0], cells[1]
-        ratio = (a / b) if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else None
+        numbers = isinstance(a, (int, float)) and isinstance(b, (int, float))
+        ratio = a / b if numbers and a >= 0 and b > 0 else None  # no ratio of a negative latency
         lines_data.append([title, *(fmt(c) for c in cells),
                            f"{ratio:.3g}x" if ratio is not None else "-", better])
     widths = [max(len(r[i]) for r in [header, *lines_data]) for i in range(len(header))]
@@ -625,7 +626,7 @@ def parse_args(argv=None):
                         "(default 30, quick 15); a slow server then reports fewer messages")
     p.add_argument("--fill-budget", type=float,
                    help="seconds a depth fill may take before that depth is skipped "
-                        "(default 120, quick 20)")
+                        "(default 120, quick 30)")
     p.add_argument("--receive-budget", type=float,
                    help="seconds the timed receives at one depth may take (default 60, quick 10)")
     p.add_argument("--memory-budget", type=float,
@@ -644,7 +645,7 @@ def parse_args(argv=None):
     depths = args.depths or ("1000,10000" if quick else "1000,10000,100000")
     args.depths = [int(d) for d in depths.split(",") if d.strip()]
     args.phase_budget = args.phase_budget or (15.0 if quick else 30.0)
-    args.fill_budget = args.fill_budget or (20.0 if quick else 120.0)
+    args.fill_budget = args.fill_budget or (30.0 if quick else 120.0)
     args.receive_budget = args.receive_budget or (10.0 if quick else 60.0)
     args.memory_budget = args.memory_budget or (15.0 if quick else 60.0)
     args.targets = [t.strip() for t in args.targets.split(",") if t.strip()]
