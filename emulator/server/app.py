@@ -39,7 +39,7 @@ class EmulatorApp:
                 broker=self.broker,
                 account=identity.account,
                 region=identity.region,
-                base_url=request.host_url.rstrip("/"),
+                base_url=f"{request.scheme}://{request.host}",  # host_url's IRI decoding costs ~50 us
                 sender_id=identity.account,  # what AWS shows for root credentials
             )
             response = protocol.serialize_result(wire, operation, api.dispatch(ctx, operation, params), request_id)
