@@ -1,0 +1,93 @@
+"""Fixtures for the non-boto3 clients. compat_tests/conftest.py still applies:
+``endpoint`` is the session server (manual clock), ``sqs`` a boto3 client on it.
+
+A client that is not installed skips its tests with the reason, unless
+``SQS_CLIENTS_STRICT=1`` (set by the tox env that installs them): then it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from compat_tests.conftest import REPO_ROOT, TARGET, _free_port, _wait_for_port
+
+STRICT = os.environ.get("SQS_CLIENTS_STRICT", "") not in ("", "0", "false", "no")
+
+
+def missing(what: str) -> None:
+    """Skip (or, in strict mode, fail) because a client is not installed."""
+    if STRICT:
+        pytest.fail(f"{what} (SQS_CLIENTS_STRICT is set, so this is a failure)")
+    pytest.skip(what)
+
+
+def find_executable(name: str) -> str | None:
+    """``name`` next to the running interpreter (a venv's bin/) first, then on PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which(name)
+
+
+def clean_env(**extra: str) -> dict:
+    """os.environ without any AWS_* variable, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update(extra)
+    return env
+
+
+def stop(proc: subprocess.Popen, timeout: float = 10) -> None:
+    """Terminate a subprocess we started, then kill it if it does not exit."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
+def _clock_of(endpoint: str) -> str | None:
+    try:
+        with urllib.request.urlopen(endpoint + "/_emulator/health", timeout=5) as resp:
+            return json.loads(resp.read().decode("utf-8")).get("clock")
+    except Exception:
+        return None
+
+
+@pytest.fixture(scope="session")
+def real_clock_endpoint(endpoint):
+    """An endpoint whose clock is the real one, for clients that long-poll.
+
+    The session server runs ``--clock manual``: an empty long poll there only ends
+    when a test advances the clock. Reuse the session server when its clock is real
+    (moto, or an SQS_COMPAT_ENDPOINT started that way); otherwise start a second
+    emulator with the real clock for this session.
+    """
+    if TARGET != "emulator" or _clock_of(endpoint) == "real":
+        yield endpoint
+        return
+    port = _free_port()
+    log = tempfile.NamedTemporaryFile(prefix="sqs-clients-real-clock-", suffix=".log", delete=False)
+    python = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
+    proc = subprocess.Popen(
+        [python, "-m", "emulator", "--host", "127.0.0.1", "--port", str(port),
+         "--clock", "real", "--log-level", "warning"],
+        cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for_port(proc, port, Path(log.name))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(proc)
+        log.close()

@@ -1,0 +1,135 @@
+"""The AWS SDK for JavaScript v3 (@aws-sdk/client-sqs) against the server.
+
+node/sqs_scenario.mjs runs one scenario and prints a JSON summary; each test
+below checks one part of it. The SDK verifies MD5OfMessageBody on SendMessage,
+SendMessageBatch and ReceiveMessage and throws on a mismatch; the script
+recomputes MD5OfMessageAttributes itself (the SDK does not check those).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from compat_tests.clients.conftest import clean_env, missing
+from compat_tests.helpers import DEFAULT_ACCOUNT, NON_EXISTENT_QUEUE, md5_hex
+
+NODE_DIR = Path(__file__).resolve().parent / "node"
+NPM_CI_TIMEOUT = 300
+SCENARIO_TIMEOUT = 120
+
+BODY = "héllo wörld ✓ 😀 日本語 \t\n<&>"
+
+
+@pytest.fixture(scope="module")
+def node_modules():
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        missing(f"needs node and npm on PATH (node={node}, npm={npm})")
+    if not (NODE_DIR / "node_modules" / "@aws-sdk" / "client-sqs").is_dir():
+        try:
+            done = subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund"], cwd=NODE_DIR,
+                capture_output=True, text=True, timeout=NPM_CI_TIMEOUT,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"npm ci in {NODE_DIR} took more than {NPM_CI_TIMEOUT}s")
+        if done.returncode != 0:
+            pytest.fail(f"npm ci in {NODE_DIR} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    return node
+
+
+@pytest.fixture(scope="module")
+def summary(node_modules, endpoint):
+    try:
+        done = subprocess.run(
+            [node_modules, "sqs_scenario.mjs", endpoint, "node-sdk"], cwd=NODE_DIR,
+            env=clean_env(), capture_output=True, text=True, timeout=SCENARIO_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"sqs_scenario.mjs ran more than {SCENARIO_TIMEOUT}s:\n{exc.stdout}\n{exc.stderr}")
+    try:
+        out = json.loads(done.stdout)
+    except ValueError:
+        pytest.fail(f"no JSON from sqs_scenario.mjs (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
+    assert done.returncode == 0 and out.get("ok"), f"scenario failed:\n{json.dumps(out, indent=2)}\n{done.stderr}"
+    return out
+
+
+def test_create_and_get_queue_url(summary, endpoint):
+    assert summary["queueUrl"] == f"{endpoint}/{DEFAULT_ACCOUNT}/{summary['queueName']}"
+    assert summary["getQueueUrl"] == summary["queueUrl"]
+    assert summary["listed"] == [summary["queueUrl"]]
+
+
+def test_send_digests(summary):
+    send = summary["send"]
+    assert send["md5OfBody"] == md5_hex(BODY) == send["expectedMd5OfBody"]
+    assert send["md5OfAttributes"] == send["expectedMd5OfAttributes"]
+
+
+def test_send_batch(summary):
+    batch = summary["batch"]
+    assert batch["successfulIds"] == ["a", "b", "c"]
+    assert batch["failed"] == []
+    assert batch["md5Ok"] is True
+    assert batch["md5OfAttributesB"] == batch["expectedMd5OfAttributesB"]
+
+
+def test_receive_bodies_and_attributes(summary):
+    assert summary["receivedBodies"] == sorted(["batch a", "batch b ✓", "batch c", BODY])
+    got = summary["receive"]
+    assert got["body"] == BODY
+    assert got["md5OfBody"] == md5_hex(BODY)
+    assert got["md5OfAttributes"] == got["recomputedMd5OfAttributes"] == summary["send"]["md5OfAttributes"]
+    assert got["attributeNames"] == ["Blob", "Count", "Greeting"]
+    assert got["greeting"] == {"DataType": "String", "StringValue": "grüße ✓"}
+    assert got["count"] == {"DataType": "Number", "StringValue": "-12.5e3"}
+    assert got["blobType"] == "Binary"
+    assert got["blobIsUint8Array"] is True
+    assert got["blobBytes"] == [0, 1, 2, 127, 128, 254, 255]
+    # A message sent without attributes has no MD5OfMessageAttributes (sqs-reference 1.13).
+    assert summary["receivePlainHasMd5OfAttributes"] is False
+
+
+def test_receive_system_attributes(summary):
+    system = summary["receive"]["systemAttributes"]
+    assert system["ApproximateReceiveCount"] == "1"
+    assert system["SenderId"]
+    for name in ("SentTimestamp", "ApproximateFirstReceiveTimestamp"):
+        assert system[name].isdigit() and len(system[name]) == 13, (name, system[name])
+
+
+def test_change_visibility_redelivers(summary):
+    assert summary["redelivery"] == {"count": 1, "receiveCount": "2", "newHandle": True}
+
+
+def test_deletes_empty_the_queue(summary):
+    assert summary["deleteBatch"] == {"successful": 3, "failed": []}
+    attrs = summary["attributes"]
+    assert attrs["VisibilityTimeout"] == "30"
+    assert attrs["QueueArn"] == f"arn:aws:sqs:us-east-1:{DEFAULT_ACCOUNT}:{summary['queueName']}"
+    for name in ("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible",
+                 "ApproximateNumberOfMessagesDelayed"):
+        assert attrs[name] == "0", (name, attrs)
+
+
+@pytest.mark.parametrize("case", ["getQueueUrlMissing", "sendToMissing", "afterDelete"])
+def test_queue_does_not_exist(summary, case):
+    err = summary["errors"][case] if case in summary["errors"] else summary[case]
+    assert err["name"] == "QueueDoesNotExist", err
+    assert err["Code"] == NON_EXISTENT_QUEUE, err
+    assert err["Type"] == "Sender", err
+    assert err["httpStatusCode"] == 400, err
+    assert err["fault"] == "client", err
+
+
+def test_invalid_receipt_handle(summary):
+    # 404 per the Smithy model's awsQueryError trait (sqs-reference 1.14); moto answers 400.
+    err = summary["errors"]["badReceiptHandle"]
+    assert (err["name"], err["Code"], err["httpStatusCode"]) == ("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 404), err
+
