@@ -1,6 +1,6 @@
 """Dead-letter queues: RedrivePolicy, RedriveAllowPolicy, the move on receive, ListDeadLetterSourceQueues.
 
-AWS's wordings come from /work/research/aws_dlq_facts.md (real-AWS recordings
+AWS's wordings come from docs/research/aws_dlq_facts.md (real-AWS recordings
 where available, otherwise texts that several AWS-compatible servers agree on).
 """
 

@@ -1,7 +1,7 @@
 """AWS's 60-second lifecycle rules: one PurgeQueue per 60 s, no re-creating a deleted name for 60 s.
 
-Wordings (real AWS): /work/research/aws_facts.md (PurgeQueueInProgress, LocalStack
-snapshot) and /work/research/aws_dlq_facts.md (QueueDeletedRecently, terraform
+Wordings (real AWS): docs/research/aws_facts.md (PurgeQueueInProgress, LocalStack
+snapshot) and docs/research/aws_dlq_facts.md (QueueDeletedRecently, terraform
 acceptance logs).
 """
 

@@ -2,7 +2,7 @@
 
 A task moves its first batch at once, then MaxNumberOfMessagesPerSecond
 messages per second of the server clock, so the tests step it with advance(1).
-AWS's wordings: /work/research/aws_dlq_facts.md (LocalStack's real-AWS
+AWS's wordings: docs/research/aws_dlq_facts.md (LocalStack's real-AWS
 recordings in test_sqs_move_task.snapshot.json where available).
 """
 
