@@ -88,6 +88,8 @@ def list_dead_letter_source_queues(ctx: Context, params: dict) -> dict:
 def tag_queue(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
     tags = params["Tags"]
+    if not tags:  # as the query protocol sees an empty map: not there
+        raise SqsError("MissingParameter", "The request must contain the parameter Tags.")
     validation.tags(tags)
     if len(queue.tags.keys() | tags.keys()) > MAX_TAGS:
         raise invalid_parameter(f"Too many tags added for queue {queue.name}.")
@@ -97,14 +99,16 @@ def tag_queue(ctx: Context, params: dict) -> dict:
 
 def untag_queue(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
+    if not params["TagKeys"]:
+        raise invalid_parameter("Value for parameter TagKeys is invalid. Reason: Must specify at least one tag key.")
     for key in params["TagKeys"]:
         queue.tags.pop(key, None)
     return {}
 
 
 def list_queue_tags(ctx: Context, params: dict) -> dict:
-    tags = dict(ctx.queue(params["QueueUrl"]).tags)
-    return {"Tags": tags} if tags else {}
+    # AWS answers an untagged queue with "Tags": {} (recorded in LocalStack's AWS snapshots).
+    return {"Tags": dict(ctx.queue(params["QueueUrl"]).tags)}
 
 
 def add_permission(ctx: Context, params: dict) -> dict:

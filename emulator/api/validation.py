@@ -4,7 +4,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from emulator.errors import SqsError, invalid_parameter, invalid_reason
+from emulator.errors import SqsError, invalid_parameter
 
 QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
 BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
