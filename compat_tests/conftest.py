@@ -19,7 +19,6 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -28,7 +27,7 @@ import boto3
 import pytest
 from botocore.config import Config
 
-from compat_tests.helpers import DEFAULT_REGION, RawClient, unique_name
+from compat_tests.helpers import DEFAULT_REGION, RawClient, server_log_file, unique_name
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TARGET = os.environ.get("SQS_COMPAT_TARGET", "emulator").lower()
@@ -58,13 +57,13 @@ def _wait_for_port(proc: subprocess.Popen, port: int, log_path: Path) -> None:
     )
 
 
-def _server_command(port: int) -> list[str]:
+def _server_command(port: int, log_args: list[str]) -> list[str]:
     python = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
     if TARGET == "moto":
         return [python, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
     if TARGET == "emulator":
         return [python, "-m", "emulator", "--host", "127.0.0.1", "--port", str(port),
-                "--clock", "manual", "--log-level", "warning"]
+                "--clock", "manual", *log_args]
     raise RuntimeError(f"unknown SQS_COMPAT_TARGET {TARGET!r} (emulator or moto)")
 
 
@@ -76,13 +75,13 @@ def endpoint():
         yield existing.rstrip("/")
         return
     port = _free_port()
-    log = tempfile.NamedTemporaryFile(prefix=f"sqs-compat-{TARGET}-", suffix=".log", delete=False)
+    log, log_args = server_log_file(f"sqs-compat-{TARGET}-")
     log_path = Path(log.name)
     env = dict(os.environ)
     if TARGET == "moto":
         env["MOTO_ACCOUNT_ID"] = "000000000000"
     proc = subprocess.Popen(
-        _server_command(port), cwd=REPO_ROOT, env=env,
+        _server_command(port, log_args), cwd=REPO_ROOT, env=env,
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
     )
     try:

@@ -12,13 +12,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from compat_tests.conftest import REPO_ROOT, TARGET, _free_port, _wait_for_port
+from compat_tests.helpers import server_log_file
 
 STRICT = os.environ.get("SQS_CLIENTS_STRICT", "") not in ("", "0", "false", "no")
 
@@ -78,11 +78,10 @@ def real_clock_endpoint(endpoint):
         yield endpoint
         return
     port = _free_port()
-    log = tempfile.NamedTemporaryFile(prefix="sqs-clients-real-clock-", suffix=".log", delete=False)
+    log, log_args = server_log_file("sqs-clients-real-clock-")
     python = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
     proc = subprocess.Popen(
-        [python, "-m", "emulator", "--host", "127.0.0.1", "--port", str(port),
-         "--clock", "real", "--log-level", "warning"],
+        [python, "-m", "emulator", "--host", "127.0.0.1", "--port", str(port), "--clock", "real", *log_args],
         cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
     )
     try:

@@ -52,12 +52,13 @@ class EmulatorApp:
             response = protocol.serialize_error(wire, error, request_id)
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
-                "%s %s %s %s %d %.1fms",
+                "%s %s %s %s %d %.1fms client=%s",
                 request.method,
                 request.path,
                 wire,
                 operation,
                 response.status_code,
                 (time.perf_counter() - started) * 1000,
+                request.user_agent.string.split(" ", 1)[0] or "-",  # e.g. Boto3/1.43.11, aws-cli/1.45.11
             )
         return response
