@@ -8,9 +8,8 @@ from botocore import xform_name
 
 from emulator.api import messages, move_tasks, queues
 from emulator.api.context import Context
-from emulator.errors import SqsError
 
-_HANDLERS = {
+HANDLERS = {
     name: function
     for module in (queues, messages, move_tasks)
     for name, function in vars(module).items()
@@ -19,10 +18,8 @@ _HANDLERS = {
 
 
 def dispatch(ctx: Context, operation: str, params: dict) -> dict:
-    handler = _HANDLERS.get(xform_name(operation))
-    if handler is None:
-        raise SqsError("UnsupportedOperation", f"{operation} is not supported by this emulator yet.")
-    return handler(ctx, params)
+    """Run one operation; the protocol layer has checked that botocore's model has it."""
+    return HANDLERS[xform_name(operation)](ctx, params)
 
 
 __all__ = ["Context", "dispatch"]

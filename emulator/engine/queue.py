@@ -33,8 +33,6 @@ class Transfer(enum.Enum):
 
 
 class Queue:
-    kind = "standard"
-
     def __init__(
         self,
         account: str,
