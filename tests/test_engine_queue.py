@@ -920,3 +920,37 @@ def test_defaults_cover_every_setting_with_a_default():
     attributes.validate(d)
     for name, value in d.items():
         assert attributes.canonical(name, value) == value
+
+
+# -- retention bookkeeping ------------------------------------------------------
+
+
+def test_deleted_messages_leave_nothing_on_the_scheduler(queue, broker, clock):
+    """Retention is one callback per queue, not one per message: sent and deleted
+    messages leave no scheduler entry holding them for the 4-day retention."""
+    for i in range(500):
+        send(queue, f"m{i}")
+    while batch := queue.receive(10, 30, 0):
+        for delivery in batch:
+            queue.delete(delivery.receipt_handle)
+    assert counts(queue) == (0, 0, 0)
+    clock.advance(31)  # the receives' visibility callbacks fire and find nothing to do
+    entries = list(broker.scheduler._heap)
+    assert len(entries) <= 1
+    assert not any(isinstance(arg, Message) for *_, args in entries for arg in args)
+
+
+def test_dead_lettered_messages_expire_from_their_original_send(broker, clock):
+    """A dead-lettered message arrives with an older send time than the newest
+    message already there; it still expires on time."""
+    dlq, _ = broker.create_queue(ACCOUNT, REGION, "old-dlq", {"MessageRetentionPeriod": "100"})
+    policy = '{"deadLetterTargetArn": "%s", "maxReceiveCount": 1}' % dlq.arn
+    source, _ = broker.create_queue(ACCOUNT, REGION, "old-src", {"RedrivePolicy": policy})
+    send(source, "poison")
+    clock.advance(50)
+    send(dlq, "fresh")  # sent at t=50
+    assert len(source.receive(1, 0, 0)) == 1  # receive count 1, visible again at once
+    assert source.receive(1, 30, 0) == []  # the next receive moves it to the DLQ instead
+    assert counts(dlq) == (2, 0, 0)
+    clock.advance(51)  # t=101: the poison message (sent at t=0) is past 100 s, "fresh" is not
+    assert [d.message.body for d in dlq.receive(10, 30, 0)] == ["fresh"]

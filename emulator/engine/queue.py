@@ -5,9 +5,15 @@ Visible messages wait in insertion order in an OrderedDict, so receive takes
 from the front and delete/purge/expiry remove by id, all O(1); time-driven
 transitions are callbacks on the shared scheduler, guarded by the message's
 state and timer so a superseded callback does nothing.
+
+Retention needs no callback per message: messages are kept in arrival order,
+which is send order, so the oldest is always first and one callback per queue,
+armed for the oldest deadline, expires them. Only dead-lettered messages arrive
+with an older send time; a small heap of their ids covers them.
 """
 
 import enum
+import heapq
 import threading
 import uuid
 from collections import OrderedDict
@@ -52,7 +58,11 @@ class Queue:
         self._find_queue = find_queue  # by ARN: dead-letter targets
         self._lock = threading.Lock()
         self._message_visible = threading.Condition(self._lock)
-        self._messages: dict[str, Message] = {}
+        self._messages: OrderedDict[str, Message] = OrderedDict()  # arrival order
+        self._older_arrivals: list[tuple[float, str]] = []  # heap of (sent_at, id): dead-lettered messages
+        self._newest_sent_at = 0.0
+        self._retention_due: float | None = None  # when the armed retention callback fires
+        self._retention_timer = 0  # bumped on every re-arm, so a superseded callback does nothing
         self._visible: OrderedDict[str, Message] = OrderedDict()
         self._inflight = 0
         self._delayed = 0
@@ -84,15 +94,10 @@ class Queue:
 
     def set_attributes(self, attributes: dict[str, str]) -> None:
         with self._lock:
-            shorter_retention = int(attributes.get("MessageRetentionPeriod", self.retention_period)) < (
-                self.retention_period
-            )
             self._set(attributes)
             self.modified_at = int(self._clock.now())
-            if shorter_retention:
-                # Existing messages may now be past retention; re-arm them all (rare, not a hot path).
-                for message in self._messages.values():
-                    self._scheduler.call_at(message.sent_at + self.retention_period, self._retention_ended, message)
+            self._retention_due = None  # the period may have changed: re-arm for the new deadline
+            self._arm_retention()
 
     def differing_attribute(self, attributes: dict[str, str]) -> str | None:
         """The first given attribute whose value differs from this queue's, for CreateQueue."""
@@ -249,7 +254,10 @@ class Queue:
     def _enqueue(self, message: Message, sent_at: float, delay: int) -> None:
         message.sent_at = sent_at
         self._messages[message.id] = message
-        self._scheduler.call_at(sent_at + self.retention_period, self._retention_ended, message)
+        if sent_at < self._newest_sent_at:
+            heapq.heappush(self._older_arrivals, (sent_at, message.id))
+        self._newest_sent_at = max(self._newest_sent_at, sent_at)
+        self._arm_retention()
         if delay > 0:
             message.state = State.DELAYED
             self._delayed += 1
@@ -307,8 +315,28 @@ class Queue:
         for message in self._messages.values():
             message.state = State.GONE
         self._messages.clear()
+        self._older_arrivals.clear()
         self._visible.clear()
         self._inflight = self._delayed = 0
+
+    def _oldest_sent_at(self) -> float | None:
+        """Send time of the oldest message still here (dropping ids of gone ones off the heap)."""
+        while self._older_arrivals and self._older_arrivals[0][1] not in self._messages:
+            heapq.heappop(self._older_arrivals)
+        candidates = [sent_at for sent_at, _ in self._older_arrivals[:1]]
+        if self._messages:
+            candidates.append(next(iter(self._messages.values())).sent_at)
+        return min(candidates, default=None)
+
+    def _arm_retention(self) -> None:
+        oldest = self._oldest_sent_at()
+        if oldest is None:
+            return
+        due = oldest + self.retention_period
+        if self._retention_due is None or due < self._retention_due:
+            self._retention_due = due
+            self._retention_timer += 1
+            self._scheduler.call_at(due, self._retention_ended, self._retention_timer)
 
     # -- scheduler callbacks ----------------------------------------------
 
@@ -323,12 +351,21 @@ class Queue:
                 self._delayed -= 1
                 self._make_visible(message)
 
-    def _retention_ended(self, message: Message) -> None:
+    def _retention_ended(self, timer: int) -> None:
+        """Remove every message older than the retention period, then re-arm for the next."""
         with self._lock:
-            if message.state is State.GONE:
+            if timer != self._retention_timer:
                 return
-            expires = message.sent_at + self.retention_period
-            if expires > self._clock.now():
-                self._scheduler.call_at(expires, self._retention_ended, message)  # retention grew
-            else:
-                self._remove(message)
+            self._retention_due = None
+            cutoff = self._clock.now() - self.retention_period
+            while self._messages:
+                oldest = next(iter(self._messages.values()))
+                if oldest.sent_at > cutoff:
+                    break
+                self._remove(oldest)
+            while self._older_arrivals and self._older_arrivals[0][0] <= cutoff:
+                _, message_id = heapq.heappop(self._older_arrivals)
+                message = self._messages.get(message_id)
+                if message is not None:
+                    self._remove(message)
+            self._arm_retention()
