@@ -16,55 +16,18 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import boto3
 import pytest
 from botocore.config import Config
 
-from compat_tests.helpers import DEFAULT_REGION, RawClient, server_log_file, unique_name
+from compat_tests.helpers import DEFAULT_REGION, RawClient, unique_name
+from compat_tests.servers import start_emulator, start_moto
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 TARGET = os.environ.get("SQS_COMPAT_TARGET", "emulator").lower()
-START_TIMEOUT = 15.0
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for_port(proc: subprocess.Popen, port: int, log_path: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(
-                f"server exited with {proc.returncode} before listening:\n{log_path.read_text(errors='replace')[-4000:]}"
-            )
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(
-        f"server not listening on port {port} after {START_TIMEOUT}s:\n{log_path.read_text(errors='replace')[-4000:]}"
-    )
-
-
-def _server_command(port: int, log_args: list[str]) -> list[str]:
-    python = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
-    if TARGET == "moto":
-        return [python, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
-    if TARGET == "emulator":
-        return [python, "-m", "emulator", "--host", "127.0.0.1", "--port", str(port),
-                "--clock", "manual", *log_args]
-    raise RuntimeError(f"unknown SQS_COMPAT_TARGET {TARGET!r} (emulator or moto)")
 
 
 @pytest.fixture(scope="session")
@@ -74,29 +37,15 @@ def endpoint():
     if existing:
         yield existing.rstrip("/")
         return
-    port = _free_port()
-    log, log_args = server_log_file(f"sqs-compat-{TARGET}-")
-    log_path = Path(log.name)
-    env = dict(os.environ)
-    if TARGET == "moto":
-        env["MOTO_ACCOUNT_ID"] = "000000000000"
-    proc = subprocess.Popen(
-        _server_command(port, log_args), cwd=REPO_ROOT, env=env,
-        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-    )
+    if TARGET not in ("emulator", "moto"):
+        raise RuntimeError(f"unknown SQS_COMPAT_TARGET {TARGET!r} (emulator or moto)")
+    server = start_emulator("manual") if TARGET == "emulator" else start_moto()
     try:
-        _wait_for_port(proc, port, log_path)
-        yield f"http://127.0.0.1:{port}"
+        yield server.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-        log.close()
-        if proc.returncode not in (0, -15, 143, None) and TARGET == "emulator":
-            sys.stderr.write(f"\nserver exited with {proc.returncode}; log at {log_path}\n")
+        code = server.stop()
+        if code not in (0, -15, 143) and TARGET == "emulator":
+            sys.stderr.write(f"\nserver exited with {code}; log at {server.log_path}\n")
 
 
 @pytest.fixture(scope="session")

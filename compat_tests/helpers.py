@@ -9,10 +9,8 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
-import os
 import struct
 import urllib.parse
-import tempfile
 import uuid
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -238,15 +236,3 @@ def counts(client, url: str) -> tuple[int, int, int]:
         int(a["ApproximateNumberOfMessagesDelayed"]),
     )
 
-
-# With SQS_COMPAT_LOG_DIR set, servers log every request (operation, protocol,
-# status, client) there; scripts/compat_table.py builds the README's table from them.
-SERVER_LOG_DIR = os.environ.get("SQS_COMPAT_LOG_DIR")
-
-
-def server_log_file(prefix: str):
-    """An open log file for a server subprocess, and its --log-level arguments."""
-    if SERVER_LOG_DIR:
-        os.makedirs(SERVER_LOG_DIR, exist_ok=True)
-    log = tempfile.NamedTemporaryFile(prefix=prefix, suffix=".log", dir=SERVER_LOG_DIR, delete=False)
-    return log, ["--log-level", "debug" if SERVER_LOG_DIR else "warning"]

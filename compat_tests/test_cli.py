@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from compat_tests.conftest import REPO_ROOT, TARGET, _free_port
+from compat_tests.conftest import TARGET
+from compat_tests.servers import REPO_ROOT, free_port
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator's own command line")
 PYTHON = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
@@ -48,7 +49,7 @@ def _stop(proc: subprocess.Popen, sig: int) -> int:
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_environment_configures_the_server_and_a_signal_stops_it_cleanly(sig):
-    port = _free_port()
+    port = free_port()
     proc = _start(
         {"SQS_EMULATOR_PORT": str(port), "SQS_EMULATOR_ACCOUNT_ID": "123456789012", "SQS_EMULATOR_REGION": "eu-west-1"}
     )
@@ -73,7 +74,7 @@ def test_environment_configures_the_server_and_a_signal_stops_it_cleanly(sig):
 def test_connections_are_kept_alive_across_requests():
     """werkzeug's server closes every connection unless told otherwise; clients
     reuse connections, so several requests must travel over one socket."""
-    port = _free_port()
+    port = free_port()
     proc = _start({}, "--port", str(port), "--log-level", "warning")
     try:
         _banner(proc)
@@ -99,7 +100,7 @@ def test_bad_options_are_refused():
 
 
 def test_binds_loopback_by_default():
-    port = _free_port()
+    port = free_port()
     proc = _start({"SQS_EMULATOR_PORT": str(port)})
     try:
         assert "http://127.0.0.1:" in _banner(proc)[0]

@@ -10,15 +10,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from compat_tests.conftest import REPO_ROOT, TARGET, _free_port, _wait_for_port
-from compat_tests.helpers import server_log_file
+from compat_tests.conftest import TARGET
+from compat_tests.servers import start_emulator
 
 STRICT = os.environ.get("SQS_CLIENTS_STRICT", "") not in ("", "0", "false", "no")
 
@@ -45,17 +44,6 @@ def clean_env(**extra: str) -> dict:
     return env
 
 
-def stop(proc: subprocess.Popen, timeout: float = 10) -> None:
-    """Terminate a subprocess we started, then kill it if it does not exit."""
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=5)
-
 
 def _clock_of(endpoint: str) -> str | None:
     try:
@@ -77,16 +65,8 @@ def real_clock_endpoint(endpoint):
     if TARGET != "emulator" or _clock_of(endpoint) == "real":
         yield endpoint
         return
-    port = _free_port()
-    log, log_args = server_log_file("sqs-clients-real-clock-")
-    python = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
-    proc = subprocess.Popen(
-        [python, "-m", "emulator", "--host", "127.0.0.1", "--port", str(port), "--clock", "real", *log_args],
-        cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-    )
+    server = start_emulator("real", name="clients-real-clock")
     try:
-        _wait_for_port(proc, port, Path(log.name))
-        yield f"http://127.0.0.1:{port}"
+        yield server.url
     finally:
-        stop(proc)
-        log.close()
+        server.stop()

@@ -16,7 +16,8 @@ from collections import Counter
 import boto3
 import pytest
 
-from compat_tests.clients.conftest import REPO_ROOT, clean_env, missing, stop
+from compat_tests.clients.conftest import clean_env, missing
+from compat_tests.servers import REPO_ROOT, stop
 from compat_tests.helpers import unique_name
 
 TASKS = 50
