@@ -116,6 +116,7 @@ INVALID_ATTRIBUTE_VALUE = dict(code="InvalidAttributeValue", status=400, shape="
 INVALID_ATTRIBUTE_NAME = dict(code="InvalidAttributeName", status=400, shape="InvalidAttributeName")
 QUEUE_DOES_NOT_EXIST = dict(code=NON_EXISTENT_QUEUE, status=400, shape="QueueDoesNotExist")
 RECEIPT_HANDLE_INVALID = dict(code="ReceiptHandleIsInvalid", status=404, shape="ReceiptHandleIsInvalid")
+RESOURCE_NOT_FOUND = dict(code="ResourceNotFoundException", status=404, shape="ResourceNotFoundException")
 
 
 # ---------------------------------------------------------------- raw HTTP
@@ -222,6 +223,10 @@ def receive_one(client, url: str, **kwargs) -> dict:
 
 def queue_attrs(client, url: str, *names: str) -> dict:
     return client.get_queue_attributes(QueueUrl=url, AttributeNames=list(names) or ["All"]).get("Attributes", {})
+
+
+def arn_of(client, url: str) -> str:
+    return queue_attrs(client, url, "QueueArn")["QueueArn"]
 
 
 def counts(client, url: str) -> tuple[int, int, int]:

@@ -14,6 +14,7 @@ from compat_tests.helpers import (
     DEFAULT_REGION,
     INVALID_PARAMETER,
     QUEUE_DOES_NOT_EXIST,
+    arn_of,
     counts,
     expect_error,
     queue_attrs,
@@ -21,10 +22,6 @@ from compat_tests.helpers import (
     receive_one,
     unique_name,
 )
-
-
-def arn_of(sqs, url):
-    return queue_attrs(sqs, url, "QueueArn")["QueueArn"]
 
 
 def redrive_policy(target_arn, max_receive_count):

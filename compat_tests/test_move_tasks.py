@@ -17,24 +17,20 @@ from compat_tests.helpers import (
     DEFAULT_ACCOUNT,
     DEFAULT_REGION,
     INVALID_PARAMETER,
+    RESOURCE_NOT_FOUND,
+    arn_of,
     counts,
     expect_error,
-    queue_attrs,
     receive,
     unique_name,
 )
 
-RESOURCE_NOT_FOUND = dict(code="ResourceNotFoundException", status=404, shape="ResourceNotFoundException")
 MISSING_SOURCE = "The resource that you specified for the SourceArn parameter doesn't exist."
 MISSING_DESTINATION = "The resource that you specified for the DestinationArn parameter doesn't exist."
 NOT_A_DLQ = "Source queue must be configured as a Dead Letter Queue."
 ALREADY_RUNNING = (
     "There is already a task running. Only one active task is allowed for a source queue arn at a given time."
 )
-
-
-def arn_of(sqs, url):
-    return queue_attrs(sqs, url, "QueueArn")["QueueArn"]
 
 
 def missing_arn():
