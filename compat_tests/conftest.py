@@ -20,11 +20,9 @@ import sys
 import time
 import urllib.request
 
-import boto3
 import pytest
-from botocore.config import Config
 
-from compat_tests.helpers import DEFAULT_REGION, RawClient, unique_name
+from compat_tests.helpers import DEFAULT_REGION, RawClient, sqs_client, unique_name
 from compat_tests.servers import start_emulator, start_moto
 
 TARGET = os.environ.get("SQS_COMPAT_TARGET", "emulator").lower()
@@ -58,19 +56,7 @@ def make_client(endpoint):
     """make_client(region=..., access_key=..., validate=True) -> a boto3 SQS client."""
 
     def make(region: str = DEFAULT_REGION, access_key: str = "test", validate: bool = True):
-        return boto3.session.Session().client(
-            "sqs",
-            endpoint_url=endpoint,
-            region_name=region,
-            aws_access_key_id=access_key,
-            aws_secret_access_key="test-secret",
-            config=Config(
-                retries={"max_attempts": 1, "mode": "standard"},
-                connect_timeout=5,
-                read_timeout=40,
-                parameter_validation=validate,
-            ),
-        )
+        return sqs_client(endpoint, region, access_key, validate)
 
     return make
 

@@ -15,7 +15,9 @@ import uuid
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+import boto3
 import pytest
+from botocore.config import Config
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
@@ -26,6 +28,23 @@ DEFAULT_REGION = "us-east-1"
 QUERY_NS = "http://queue.amazonaws.com/doc/2012-11-05/"
 
 NON_EXISTENT_QUEUE = "AWS.SimpleQueueService.NonExistentQueue"
+
+
+def sqs_client(endpoint: str, region: str = DEFAULT_REGION, access_key: str = "test", validate: bool = True):
+    """A boto3 SQS client for a test server: one attempt, bounded timeouts (above the 20 s long poll)."""
+    return boto3.session.Session().client(
+        "sqs",
+        endpoint_url=endpoint,
+        region_name=region,
+        aws_access_key_id=access_key,
+        aws_secret_access_key="test-secret",
+        config=Config(
+            retries={"max_attempts": 1, "mode": "standard"},
+            connect_timeout=5,
+            read_timeout=40,
+            parameter_validation=validate,
+        ),
+    )
 
 
 def unique_name(prefix: str = "ct") -> str:

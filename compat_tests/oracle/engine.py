@@ -26,8 +26,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import boto3
-from botocore.config import Config
+from compat_tests.helpers import sqs_client
+
 from botocore.exceptions import BotoCoreError, ClientError
 
 ACCOUNT = "000000000000"
@@ -84,19 +84,7 @@ class Scenario:
 
 
 def make_client(endpoint: str):
-    return boto3.session.Session().client(
-        "sqs",
-        endpoint_url=endpoint,
-        region_name=REGION,
-        aws_access_key_id="test",
-        aws_secret_access_key="test-secret",
-        config=Config(
-            retries={"max_attempts": 1, "mode": "standard"},
-            connect_timeout=5,
-            read_timeout=30,
-            parameter_validation=False,
-        ),
-    )
+    return sqs_client(endpoint, REGION, validate=False)
 
 
 def _snake(op: str) -> str:
