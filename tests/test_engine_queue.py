@@ -5,12 +5,23 @@ Threads appear only for long polls, and every join is bounded.
 """
 
 import base64
-import hashlib
 import threading
 import time
 import uuid
 
 import pytest
+from engine_support import (
+    ACCOUNT,
+    REGION,
+    T0,
+    Poller,
+    assert_change_visibility_on_visible_changes_nothing,
+    counts,
+    error_name,
+    make_message,
+    send,
+    wait_for_long_poll,
+)
 
 from emulator.engine import attributes, receipts
 from emulator.engine import queue as engine_queue
@@ -19,106 +30,6 @@ from emulator.engine.clock import ManualClock
 from emulator.engine.message import Message, State
 from emulator.engine.queue import MAX_INFLIGHT
 from emulator.errors import SqsError
-
-ACCOUNT = "000000000000"
-REGION = "us-east-1"
-T0 = 1_000_000.0  # a round start time keeps the clock's arithmetic exact
-
-
-def make_message(body: str = "hello") -> Message:
-    md5 = hashlib.md5(body.encode()).hexdigest()
-    return Message(str(uuid.uuid4()), body, {}, {}, md5, None, "AIDATEST")
-
-
-def send(queue, body: str = "hello", delay: int = 0) -> Message:
-    message = make_message(body)
-    queue.send([(message, delay)])
-    return message
-
-
-def counts(queue) -> tuple[int, int, int]:
-    """(visible, in flight, delayed)."""
-    c = queue.counts()
-    return (
-        c["ApproximateNumberOfMessages"],
-        c["ApproximateNumberOfMessagesNotVisible"],
-        c["ApproximateNumberOfMessagesDelayed"],
-    )
-
-
-def error_name(call, *args) -> str:
-    with pytest.raises(SqsError) as info:
-        call(*args)
-    return info.value.name
-
-
-def assert_change_visibility_on_visible_changes_nothing(queue, handle, timeout=10) -> None:
-    """ChangeMessageVisibility with the latest handle of a message that is visible again.
-
-    AWS answers 200 and changes nothing (recorded in LocalStack's AWS-validated
-    test_change_message_visibility_after_visibility_timeout_expiration): the
-    message stays visible and the counters unchanged.
-    """
-    message_id, _ = receipts.decode(handle)
-    before = counts(queue)
-    queue.change_visibility(handle, timeout)
-    assert counts(queue) == before
-    assert queue._messages[message_id].state is State.VISIBLE
-
-
-def wait_for_long_poll(queue, waiters: int = 1, timeout: float = 2.0) -> None:
-    """Block until `waiters` threads sleep in the queue's long-poll condition.
-
-    Reads the Condition's waiter list (CPython detail): with a manual clock a
-    long poll started after an advance() would compute a later deadline, so a
-    test must know the poll is parked before it moves time.
-    """
-    condition = queue._message_visible
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with condition:
-            if len(condition._waiters) >= waiters:
-                return
-        time.sleep(0.001)
-    raise AssertionError(f"no long poll parked on {queue.name} within {timeout}s")
-
-
-class Poller(threading.Thread):
-    """receive() on a thread; keeps its result or error."""
-
-    def __init__(self, queue, max_messages=10, visibility_timeout=30, wait_seconds=20):
-        super().__init__(daemon=True)
-        self.args = (max_messages, visibility_timeout, wait_seconds)
-        self.queue = queue
-        self.result = None
-        self.error = None
-        self.returned_at = None
-
-    def run(self):
-        try:
-            self.result = self.queue.receive(*self.args)
-        except Exception as error:  # surfaced by the test
-            self.error = error
-        self.returned_at = time.monotonic()
-
-
-@pytest.fixture
-def clock():
-    return ManualClock(start=T0)
-
-
-@pytest.fixture
-def broker(clock):
-    broker = Broker(clock)
-    yield broker
-    broker.close()
-
-
-@pytest.fixture
-def queue(broker):
-    queue, created = broker.create_queue(ACCOUNT, REGION, "q1", {"VisibilityTimeout": "30"})
-    assert created
-    return queue
 
 
 # -- states and counters ---------------------------------------------------
@@ -207,36 +118,6 @@ def test_receive_uses_the_given_visibility_timeout_not_the_queue_default(queue, 
     assert counts(queue) == (1, 0, 0)
 
 
-def test_stale_handle_delete_is_a_noop_and_spares_the_newer_delivery(queue, clock):
-    message = send(queue)
-    [first] = queue.receive(1, 30, 0)
-    clock.advance(30)
-    [second] = queue.receive(1, 30, 0)
-
-    queue.delete(first.receipt_handle)  # stale: no error, no effect
-    assert message.state is State.INFLIGHT
-    assert counts(queue) == (0, 1, 0)
-
-    # The newer delivery is untouched: its handle still works for both calls.
-    queue.change_visibility(second.receipt_handle, 60)
-    clock.advance(59)
-    assert counts(queue) == (0, 1, 0)
-    queue.delete(second.receipt_handle)
-    assert message.state is State.GONE
-    assert counts(queue) == (0, 0, 0)
-
-
-def test_stale_handle_delete_after_message_is_visible_again_is_a_noop(queue, clock):
-    send(queue)
-    [first] = queue.receive(1, 30, 0)
-    clock.advance(30)
-    [second] = queue.receive(1, 0, 0)  # received again, left visible
-    queue.delete(first.receipt_handle)
-    assert counts(queue) == (1, 0, 0)
-    queue.delete(second.receipt_handle)  # the latest handle still deletes
-    assert counts(queue) == (0, 0, 0)
-
-
 def test_delete_twice_and_delete_of_gone_message_are_noops(queue):
     send(queue)
     [delivery] = queue.receive(1, 30, 0)
@@ -271,8 +152,6 @@ def test_receive_with_visibility_timeout_zero_leaves_message_visible(queue):
 
     # The latest handle names a visible message: not in flight, nothing changes.
     assert_change_visibility_on_visible_changes_nothing(queue, second.receipt_handle)
-    # The earlier one is stale.
-    assert error_name(queue.change_visibility, first.receipt_handle, 10) == "InvalidParameterValue"
     queue.delete(second.receipt_handle)
     assert counts(queue) == (0, 0, 0)
 
@@ -319,18 +198,6 @@ def test_change_visibility_zero_makes_visible_now(queue):
     [again] = queue.receive(1, 30, 0)
     assert again.message is message
     assert again.receive_count == 2
-
-
-def test_change_visibility_with_stale_handle_is_invalid_parameter(queue, clock):
-    send(queue)
-    [first] = queue.receive(1, 30, 0)
-    clock.advance(30)
-    [second] = queue.receive(1, 30, 0)
-    assert error_name(queue.change_visibility, first.receipt_handle, 100) == "InvalidParameterValue"
-    # The stale call armed nothing: the newer delivery still expires at 30 s.
-    clock.advance(30)
-    assert counts(queue) == (1, 0, 0)
-    assert second.message.state is State.VISIBLE
 
 
 def test_change_visibility_on_visible_message_is_not_inflight_and_changes_nothing(queue, clock):
@@ -856,16 +723,16 @@ VALID = [
 
 @pytest.mark.parametrize("name,value", VALID)
 def test_validate_accepts_valid_values(name, value):
-    attributes.validate({name: value})
+    attributes.validate({name: value}, fifo=False)
     assert attributes.canonical(name, value) == value
 
 
 def test_canonical_lowers_booleans_and_keeps_the_rest():
-    attributes.validate({"SqsManagedSseEnabled": "TRUE", "VisibilityTimeout": "10"})
+    attributes.validate({"SqsManagedSseEnabled": "TRUE", "VisibilityTimeout": "10"}, fifo=False)
     assert attributes.canonical("SqsManagedSseEnabled", "TRUE") == "true"
     assert attributes.canonical("SqsManagedSseEnabled", "False") == "false"
     assert attributes.canonical("VisibilityTimeout", "10") == "10"
-    attributes.validate({})
+    attributes.validate({}, fifo=False)
 
 
 INVALID = [
@@ -899,25 +766,25 @@ INVALID = [
 @pytest.mark.parametrize("name,value", INVALID)
 def test_validate_rejects_invalid_values(name, value):
     with pytest.raises(SqsError) as info:
-        attributes.validate({name: value})
+        attributes.validate({name: value}, fifo=False)
     assert info.value.name == "InvalidAttributeValue"
     assert name in info.value.message
 
 
-@pytest.mark.parametrize("name", ["Bogus", "visibilitytimeout", "QueueArn", "ApproximateNumberOfMessages", "FifoQueue"])
+@pytest.mark.parametrize("name", ["Bogus", "visibilitytimeout", "QueueArn", "ApproximateNumberOfMessages"])
 def test_validate_rejects_unknown_or_unsettable_names(name):
     with pytest.raises(SqsError) as info:
-        attributes.validate({name: "1"})
+        attributes.validate({name: "1"}, fifo=False)
     assert info.value.name == "InvalidAttributeName"
     assert name in info.value.message
 
 
 def test_defaults_cover_every_setting_with_a_default():
-    d = attributes.defaults()
+    d = attributes.defaults(fifo=False)
     assert d["VisibilityTimeout"] == "30"
     assert d["MessageRetentionPeriod"] == "345600"
-    assert "Policy" not in d and "KmsMasterKeyId" not in d
-    attributes.validate(d)
+    assert "Policy" not in d and "KmsMasterKeyId" not in d and "FifoQueue" not in d
+    attributes.validate(d, fifo=False)
     for name, value in d.items():
         assert attributes.canonical(name, value) == value
 

@@ -20,6 +20,7 @@ class Setting(NamedTuple):
     valid: Callable[[str], bool]
     # For JSON settings: parse (raising AWS's own error) and render as AWS shows it.
     normalize: Callable[[str], str] | None = None
+    fifo_only: bool = False
 
 
 def canonical(name: str, value: str) -> str:
@@ -45,6 +46,10 @@ def _boolean(value: str) -> bool:
     return value.lower() in ("true", "false")
 
 
+def _one_of(*values: str) -> Callable[[str], bool]:
+    return lambda value: value in values
+
+
 SETTINGS: dict[str, Setting] = {
     "DelaySeconds": Setting("0", _int_range(0, 900)),
     "MaximumMessageSize": Setting("1048576", _int_range(1024, 1_048_576)),
@@ -64,6 +69,11 @@ SETTINGS: dict[str, Setting] = {
         lambda v: True,
         lambda v: v and redrive.render_redrive_allow_policy(redrive.parse_redrive_allow_policy(v)),
     ),
+    # FIFO queues only; the defaults are what a FIFO queue lists.
+    "FifoQueue": Setting("true", _boolean, fifo_only=True),
+    "ContentBasedDeduplication": Setting("false", _boolean, fifo_only=True),
+    "DeduplicationScope": Setting("queue", _one_of("queue", "messageGroup"), fifo_only=True),
+    "FifoThroughputLimit": Setting("perQueue", _one_of("perQueue", "perMessageGroupId"), fifo_only=True),
 }
 
 # Computed on read, never set by the caller.
@@ -76,32 +86,45 @@ COMPUTED = (
     "LastModifiedTimestamp",
 )
 
-# Names AWS knows that a standard queue neither accepts nor reports:
-# GetQueueAttributes may ask for them and gets nothing.
-NOT_ON_THIS_QUEUE = (
-    "FifoQueue",
-    "ContentBasedDeduplication",
-    "DeduplicationScope",
-    "FifoThroughputLimit",
-)
-
-READABLE = frozenset(SETTINGS) | frozenset(COMPUTED) | frozenset(NOT_ON_THIS_QUEUE)
+# GetQueueAttributes may ask for any of these; a FIFO-only name on a standard queue gets nothing.
+READABLE = frozenset(SETTINGS) | frozenset(COMPUTED)
 
 
 def unknown_attribute(name: str) -> SqsError:
     return SqsError("InvalidAttributeName", f"Unknown Attribute {name}.")
 
 
-def validate(attributes: dict[str, str]) -> None:
-    """Check settable attributes, raising AWS's error for the first bad one."""
+def validate(attributes: dict[str, str], fifo: bool, current: dict[str, str] | None = None) -> None:
+    """Check settable attributes for a queue of the given type, raising AWS's error
+    for the first bad one. `current` is an existing queue's attributes
+    (SetQueueAttributes); None when the queue is being created."""
     for name, value in attributes.items():
         setting = SETTINGS.get(name)
         if setting is None:
             raise unknown_attribute(name)
+        if setting.fifo_only and not fifo:
+            if name in ("FifoQueue", "ContentBasedDeduplication"):
+                raise unknown_attribute(name)
+            raise SqsError("InvalidAttributeName", f"You can specify the {name} only when FifoQueue is set to true.")
+        if name == "FifoQueue" and current is not None:
+            raise SqsError(
+                "InvalidAttributeValue",
+                "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+            )
         if not isinstance(value, str) or not setting.valid(value):
             raise SqsError("InvalidAttributeValue", f"Invalid value for the parameter {name}.")
         canonical(name, value)  # a JSON setting raises its own error
+    if fifo:
+        merged = {**(current or defaults(fifo)), **attributes}
+        if merged["FifoThroughputLimit"] == "perMessageGroupId" and merged["DeduplicationScope"] != "messageGroup":
+            raise SqsError(
+                "InvalidAttributeValue",
+                "Invalid value for the parameter FifoThroughputLimit. Reason: The perMessageGroupId value is "
+                "allowed only when the value for DeduplicationScope is messageGroup.",
+            )
 
 
-def defaults() -> dict[str, str]:
-    return {name: s.default for name, s in SETTINGS.items() if s.default is not None}
+def defaults(fifo: bool) -> dict[str, str]:
+    return {
+        name: s.default for name, s in SETTINGS.items() if s.default is not None and (fifo or not s.fifo_only)
+    }

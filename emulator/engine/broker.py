@@ -8,17 +8,26 @@ import threading
 
 from emulator.engine import redrive
 from emulator.engine.clock import RealClock
+from emulator.engine.fifo import FifoQueue
 from emulator.engine.move_tasks import RUNNING, MoveTask
 from emulator.engine.queue import Queue
 from emulator.engine.scheduler import Scheduler
+from emulator.engine.standard import StandardQueue
 from emulator.errors import SqsError, invalid_parameter, queue_does_not_exist
 
 AWS_COOLDOWN = 60.0
 
 
 class Broker:
-    def __init__(self, clock=None, purge_cooldown: float = AWS_COOLDOWN, recreate_cooldown: float = AWS_COOLDOWN):
+    def __init__(
+        self,
+        clock=None,
+        purge_cooldown: float = AWS_COOLDOWN,
+        recreate_cooldown: float = AWS_COOLDOWN,
+        receipts: str = "aws",
+    ):
         self.clock = clock or RealClock()
+        self.receipts = receipts  # what an earlier receipt handle may do on a standard queue (receipts.py)
         self.scheduler = Scheduler(self.clock)
         self.purge_cooldown = purge_cooldown
         self.recreate_cooldown = recreate_cooldown
@@ -74,15 +83,16 @@ class Broker:
                         "create another with the same name.",
                     )
                 del self._deleted_at[key]
-            self._check_dead_letter_target(f"arn:aws:sqs:{region}:{account}:{name}", attributes)
-            queue = Queue(account, region, name, attributes, self.clock, self.scheduler, self.queue_by_arn)
+            kind = FifoQueue if attributes.get("FifoQueue", "").lower() == "true" else StandardQueue
+            self._check_dead_letter_target(f"arn:aws:sqs:{region}:{account}:{name}", kind.fifo, attributes)
+            queue = kind(account, region, name, attributes, self.clock, self.scheduler, self.queue_by_arn, self.receipts)
             queue.tags.update(tags or {})
             self._queues[key] = queue
             return queue, True
 
     def set_attributes(self, queue: Queue, attributes: dict[str, str]) -> None:
         with self._lock:
-            self._check_dead_letter_target(queue.arn, attributes)
+            self._check_dead_letter_target(queue.arn, queue.fifo, attributes)
         queue.set_attributes(attributes)
 
     def get_queue(self, account: str, region: str, name: str) -> Queue:
@@ -114,8 +124,8 @@ class Broker:
         """Queues whose RedrivePolicy names this queue."""
         return [q for q in self.queues(queue.account, queue.region) if q.redrive and q.redrive.target_arn == queue.arn]
 
-    def _check_dead_letter_target(self, source_arn: str, attributes: dict[str, str]) -> None:
-        """A RedrivePolicy must name an existing queue of the same account and region that allows this source."""
+    def _check_dead_letter_target(self, source_arn: str, source_fifo: bool, attributes: dict[str, str]) -> None:
+        """A RedrivePolicy must name an existing queue of the same type, account and region that allows this source."""
         if not attributes.get("RedrivePolicy"):
             return
         text = attributes["RedrivePolicy"]
@@ -129,6 +139,8 @@ class Broker:
             reason = "Dead-letter target must be in same region as the source."
         elif self.queue_by_arn(policy.target_arn) is None:
             reason = "Dead letter target does not exist."
+        elif self.queue_by_arn(policy.target_arn).fifo != source_fifo:
+            reason = "Dead-letter queue must be same type of queue as the source."
         if reason:
             raise invalid_parameter(f"Value {text} for parameter RedrivePolicy is invalid. Reason: {reason}")
         target = self.queue_by_arn(policy.target_arn)

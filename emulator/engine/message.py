@@ -22,6 +22,9 @@ class Message:
         "md5_of_body",
         "md5_of_attributes",
         "group_id",
+        "dedup_id",
+        "sequence_number",
+        "seq",
         "sent_at",
         "sender_id",
         "state",
@@ -43,6 +46,7 @@ class Message:
         md5_of_attributes: str | None,
         sender_id: str,
         group_id: str | None = None,
+        dedup_id: str | None = None,
     ):
         self.id = message_id
         self.body = body
@@ -51,6 +55,9 @@ class Message:
         self.md5_of_body = md5_of_body
         self.md5_of_attributes = md5_of_attributes
         self.group_id = group_id  # on a standard queue: a fair-queue tenant
+        self.dedup_id = dedup_id  # FIFO: explicit, or the SHA-256 of the body
+        self.sequence_number: str | None = None  # FIFO: set by the queue when it takes the message
+        self.seq = 0  # arrival order in its queue: visible messages are served oldest first by it
         self.sent_at = 0.0  # set by the queue when it takes the message
         self.sender_id = sender_id
         self.state = State.VISIBLE
@@ -71,6 +78,7 @@ class Message:
             self.md5_of_attributes,
             self.sender_id,
             self.group_id,
+            self.dedup_id,
         )
 
     def dead_lettered(self, source_arn: str) -> "Message":

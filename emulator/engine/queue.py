@@ -1,15 +1,17 @@
-"""A standard queue: one lock, one condition, SQS's message states.
+"""The state machine every queue shares: one lock, one condition, SQS's message states.
 
 Every message is in exactly one state (delayed, visible, in flight, gone).
-Visible messages wait in insertion order in an OrderedDict, so receive takes
-from the front and delete/purge/expiry remove by id, all O(1); time-driven
-transitions are callbacks on the shared scheduler, guarded by the message's
-state and timer so a superseded callback does nothing.
+Which visible message a receive gets is the queue type's question, answered
+by its ready order (``self._ready``): standard queues serve the oldest first,
+with fair-queue tenants (standard.py); FIFO queues serve ready message groups
+(fifo.py). Time-driven transitions are callbacks on the shared scheduler,
+guarded by the message's state and timer so a superseded callback does nothing.
 
 Retention needs no callback per message: messages are kept in arrival order,
 which is send order, so the oldest is always first and one callback per queue,
-armed for the oldest deadline, expires them. Only dead-lettered messages arrive
-with an older send time; a small heap of their ids covers them.
+armed for the oldest deadline, expires them. Only dead-lettered messages of a
+standard queue arrive with an older send time; a small heap of their ids
+covers them.
 """
 
 import enum
@@ -17,11 +19,12 @@ import heapq
 import threading
 import uuid
 from collections import OrderedDict
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import receipts, redrive
 from emulator.engine.message import Delivery, Message, State
+from emulator.engine.stats import QueueStats
 from emulator.errors import SqsError, invalid_parameter
 
 MAX_VISIBILITY_TIMEOUT = 43_200
@@ -38,7 +41,19 @@ class Transfer(enum.Enum):
     NO_TARGET = "no target"  # the target queue does not exist (any more)
 
 
+class Sent(NamedTuple):
+    """What a send answers: the stored message's id (the original's, for a FIFO duplicate)."""
+
+    message_id: str
+    sequence_number: str | None
+
+
 class Queue:
+    """Subclasses set ``kind`` and provide ``_new_order()``; see standard.py and fifo.py."""
+
+    kind = ""
+    fifo = False
+
     def __init__(
         self,
         account: str,
@@ -48,6 +63,7 @@ class Queue:
         clock,
         scheduler,
         find_queue: Callable[[str], "Queue | None"] = lambda arn: None,
+        receipt_mode: str = "aws",
     ):
         self.account = account
         self.region = region
@@ -56,6 +72,7 @@ class Queue:
         self._clock = clock
         self._scheduler = scheduler
         self._find_queue = find_queue  # by ARN: dead-letter targets
+        self._receipts = self._receipt_policy(receipt_mode)
         self._lock = threading.Lock()
         self._message_visible = threading.Condition(self._lock)
         self._messages: OrderedDict[str, Message] = OrderedDict()  # arrival order
@@ -63,15 +80,24 @@ class Queue:
         self._newest_sent_at = 0.0
         self._retention_due: float | None = None  # when the armed retention callback fires
         self._retention_timer = 0  # bumped on every re-arm, so a superseded callback does nothing
-        self._visible: OrderedDict[str, Message] = OrderedDict()
+        self._ready = self._new_order()
+        self._seq = 0  # arrival counter: the order visible messages are served in
+        self._visible = 0
         self._inflight = 0
         self._delayed = 0
         self.deleted = False
         self.created_at = self.modified_at = int(clock.now())
         self.purged_at: float | None = None
-        self.attributes = queue_attributes.defaults()
+        self.stats = QueueStats()
+        self.attributes = queue_attributes.defaults(self.fifo)
         self.tags: dict[str, str] = {}
         self._set(attributes)
+
+    def _receipt_policy(self, mode: str):
+        return receipts.POLICIES[mode]
+
+    def _new_order(self):
+        raise NotImplementedError
 
     # -- attributes -------------------------------------------------------
 
@@ -110,88 +136,122 @@ class Queue:
     def counts(self) -> dict[str, int]:
         with self._lock:
             return {
-                "ApproximateNumberOfMessages": len(self._visible),
+                "ApproximateNumberOfMessages": self._visible,
                 "ApproximateNumberOfMessagesNotVisible": self._inflight,
                 "ApproximateNumberOfMessagesDelayed": self._delayed,
             }
 
     # -- messages ---------------------------------------------------------
 
-    def send(self, batch: Iterable[tuple[Message, int]]) -> None:
+    def send(self, batch: Iterable[tuple[Message, int]]) -> list[Sent]:
         """Enqueue (message, delay seconds) pairs; a delay of 0 makes the message visible now."""
         with self._lock:
             now = self._clock.now()
-            for message, delay in batch:
-                self._enqueue(message, now, delay)
+            return [self._accept(message, now, delay) for message, delay in batch]
 
-    def receive(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
+    def _accept(self, message: Message, now: float, delay: int) -> Sent:
+        self._enqueue(message, now, delay)
+        self.stats.sent += 1
+        return Sent(message.id, message.sequence_number)
+
+    def receive(self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None) -> list[Delivery]:
         """Deliver up to max_messages visible messages, hiding each for visibility_timeout.
 
         Waits up to wait_seconds (on the queue's clock) for the first visible
-        message; returns as soon as any is there.
+        message; returns as soon as any is there. ``attempt_id`` only means
+        something to a FIFO queue.
         """
         with self._lock:
-            if not self._visible and wait_seconds > 0:
+            if wait_seconds > 0 and not self._available():
                 deadline = self._clock.now() + wait_seconds
-                while not self._visible and not self.deleted and self._clock.now() < deadline:
+                while not self._available() and not self.deleted and self._clock.now() < deadline:
                     self._clock.wait(self._message_visible, deadline)
             if self._inflight >= MAX_INFLIGHT:
-                # AWS: a short poll at the in-flight limit is OverLimit; a long poll just gets nothing.
-                if wait_seconds > 0:
+                # AWS: a short poll of a standard queue at the in-flight limit is OverLimit;
+                # a long poll, or a FIFO queue, just gets nothing.
+                if wait_seconds > 0 or self.fifo:
                     return []
                 raise SqsError("OverLimit", f"Too many messages in flight for queue {self.name}.")
-            now = self._clock.now()
-            deliveries = []
-            held_back = []
-            while self._visible and len(deliveries) < max_messages and self._inflight < MAX_INFLIGHT:
-                _, message = self._visible.popitem(last=False)
+            return self._take(max_messages, visibility_timeout)
+
+    def _available(self) -> bool:
+        """Whether a receive would get a message now (a FIFO queue's visible ones may all be in locked groups)."""
+        return self._visible > 0 and self._ready.available()
+
+    def _take(self, max_messages: int, visibility_timeout: int) -> list[Delivery]:
+        now = self._clock.now()
+        deliveries = []
+        held_back = None
+        picks = self._ready.pick()
+        try:
+            for message in picks:
+                self._visible -= 1
                 if self.redrive and message.receive_count >= self.redrive.max_receive_count:
-                    outcome = self._dead_letter(message)
+                    outcome = self._dead_letter(message, now)
                     if outcome is Transfer.MOVED:
                         continue
                     if outcome is Transfer.BUSY:
-                        held_back.append(message)
-                        continue
+                        # Stop here: a FIFO group must not get ahead of its head message.
+                        held_back = message
+                        break
                     # No dead-letter queue to move to: deliver it as usual.
                 deliveries.append(self._deliver(message, now, visibility_timeout))
-            for message in reversed(held_back):
-                self._visible[message.id] = message
-                self._visible.move_to_end(message.id, last=False)
-            if visibility_timeout == 0:
-                for delivery in deliveries:
-                    self._end_inflight(delivery.message)
-            return deliveries
+                if len(deliveries) >= max_messages or self._inflight >= MAX_INFLIGHT:
+                    break
+        finally:
+            picks.close()
+        if held_back is not None:
+            self._return_visible(held_back)
+        if visibility_timeout == 0:
+            for delivery in deliveries:
+                self._end_inflight(delivery.message)
+        return deliveries
 
     def _deliver(self, message: Message, now: float, visibility_timeout: int) -> Delivery:
         message.state = State.INFLIGHT
         self._inflight += 1
+        self._ready.taken(message)
         message.receive_count += 1
         if message.first_receive_at is None:
             message.first_receive_at = now
         message.nonce = receipts.new_nonce()
         message.received_at = now
         self._arm_visibility(message, now + visibility_timeout)
+        self.stats.received += 1
         handle = receipts.encode(message.id, message.nonce)
         return Delivery(message, handle, message.receive_count, message.first_receive_at)
 
+    def _handle_target(self, handle: str) -> tuple[Message | None, bool]:
+        """The message a handle names here, and whether the handle is its live one;
+        counts a handle whose receive is over (caller holds the lock)."""
+        message_id, nonce = receipts.decode(handle)
+        message = self._messages.get(message_id)
+        if message is None:
+            return None, False
+        latest = message.nonce == nonce
+        if not (latest and message.state is State.INFLIGHT):
+            self.stats.stale_receipts += 1
+        return message, latest
+
     def delete(self, receipt_handle: str) -> None:
-        """Delete the message this handle received. A stale handle (the message
-        was received again since) or a gone message deletes nothing, as on AWS."""
-        message_id, nonce = receipts.decode(receipt_handle)
+        """Delete the message this handle received, as the queue's receipt policy allows.
+        A gone message deletes nothing and succeeds, as on AWS."""
+        receipts.decode(receipt_handle)
         with self._lock:
-            message = self._messages.get(message_id)
-            if message is not None and message.nonce == nonce:
+            message, latest = self._handle_target(receipt_handle)
+            if message is None:
+                return
+            if self._receipts.may_delete(receipt_handle, latest, message.state is State.INFLIGHT):
                 self._remove(message)
+                self.stats.deleted += 1
 
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
-        message_id, nonce = receipts.decode(receipt_handle)
+        receipts.decode(receipt_handle)
         with self._lock:
-            message = self._messages.get(message_id)
-            if message is None or message.nonce != nonce:
-                raise invalid_parameter(
-                    f"Value {receipt_handle} for parameter ReceiptHandle is invalid. "
-                    "Reason: Message does not exist or is not available for visibility timeout change."
-                )
+            message, latest = self._handle_target(receipt_handle)
+            if message is None:
+                raise receipts.not_available(receipt_handle)
+            self._receipts.may_change(receipt_handle, latest, message.state is State.INFLIGHT)
             if message.state is not State.INFLIGHT:
                 return  # its visibility already ended: AWS answers 200 and changes nothing
             now = self._clock.now()
@@ -218,24 +278,33 @@ class Queue:
             self._drop_all()
 
     def move_out(self, limit: int, destination: Callable[[Message], "Queue | None"]) -> tuple[int, bool]:
-        """Move up to `limit` visible messages, oldest first, each as a new message
-        into destination(message). Returns (moved, failed): failed when a
-        message has no destination queue."""
+        """Move up to `limit` visible messages, in the order a receive would take
+        them, each as a new message into destination(message). Returns (moved,
+        failed): failed when a message has no destination queue."""
         moved = 0
+        outcome = Transfer.MOVED
+        if limit <= 0:
+            return moved, False
         with self._lock:
-            while self._visible and moved < limit:
-                message = next(iter(self._visible.values()))
-                target = destination(message)
-                if target is None:
-                    return moved, True
-                del self._visible[message.id]
-                outcome = self._transfer(message, target, message.redriven(str(uuid.uuid4())), self._clock.now())
-                if outcome is not Transfer.MOVED:
-                    self._visible[message.id] = message
-                    self._visible.move_to_end(message.id, last=False)
-                    return moved, outcome is Transfer.NO_TARGET
-                moved += 1
-        return moved, False
+            now = self._clock.now()
+            picks = self._ready.pick()
+            try:
+                for message in picks:
+                    target = destination(message)
+                    outcome = Transfer.NO_TARGET
+                    if target is not None:
+                        outcome = self._transfer(message, target, message.redriven(str(uuid.uuid4())), now)
+                    if outcome is not Transfer.MOVED:
+                        break
+                    self._visible -= 1
+                    moved += 1
+                    if moved >= limit:
+                        break
+            finally:
+                picks.close()
+            if outcome is not Transfer.MOVED:
+                self._ready.add(message)  # it stays here, first in line
+        return moved, outcome is Transfer.NO_TARGET
 
     def close(self) -> None:
         """The queue was deleted: drop its messages and release its long polls."""
@@ -252,7 +321,10 @@ class Queue:
     # -- transitions (caller holds the lock) ------------------------------
 
     def _enqueue(self, message: Message, sent_at: float, delay: int) -> None:
+        self._seq += 1
+        message.seq = self._seq
         message.sent_at = sent_at
+        self._stamp(message)
         self._messages[message.id] = message
         if sent_at < self._newest_sent_at:
             heapq.heappush(self._older_arrivals, (sent_at, message.id))
@@ -265,16 +337,25 @@ class Queue:
         else:
             self._make_visible(message)
 
-    def _dead_letter(self, message: Message) -> Transfer:
-        """Move a message (taken off the visible list) that reached maxReceiveCount."""
+    def _stamp(self, message: Message) -> None:
+        """Set what the queue type adds to a message it takes (FIFO: its sequence number)."""
+
+    def _dead_letter(self, message: Message, now: float) -> Transfer:
+        """Move a message (taken off the ready order) that reached maxReceiveCount."""
         target = self._find_queue(self.redrive.target_arn)
         if target is None or target is self:
             return Transfer.NO_TARGET
+        outcome = self._transfer(message, target, message.dead_lettered(self.arn), self._dead_letter_sent_at(message, now))
+        if outcome is Transfer.MOVED:
+            self.stats.dead_lettered += 1
+        return outcome
+
+    def _dead_letter_sent_at(self, message: Message, now: float) -> float:
         # A standard queue keeps the original enqueue time, so retention counts from the first send.
-        return self._transfer(message, target, message.dead_lettered(self.arn), message.sent_at)
+        return message.sent_at
 
     def _transfer(self, message: Message, target: "Queue", replacement: Message, sent_at: float) -> Transfer:
-        """Atomically replace `message` (off the visible list) here by `replacement` in `target`."""
+        """Atomically replace `message` (off the ready order) here by `replacement` in `target`."""
         if not target._lock.acquire(timeout=TRANSFER_WAIT):
             return Transfer.BUSY
         try:
@@ -289,35 +370,50 @@ class Queue:
 
     def _make_visible(self, message: Message) -> None:
         message.state = State.VISIBLE
-        self._visible[message.id] = message
+        self._visible += 1
+        self._ready.add(message)
         self._message_visible.notify()
+
+    def _return_visible(self, message: Message) -> None:
+        """A message taken off the ready order but neither delivered nor moved goes back."""
+        self._visible += 1
+        self._ready.add(message)
 
     def _end_inflight(self, message: Message) -> None:
         message.timer += 1
         self._inflight -= 1
         self._make_visible(message)
+        self._release(message)
+
+    def _release(self, message: Message) -> None:
+        """A message left the in-flight state; a FIFO group it held may be ready now."""
+        if self._ready.released(message):
+            self._message_visible.notify()
 
     def _arm_visibility(self, message: Message, deadline: float) -> None:
         message.timer += 1
         self._scheduler.call_at(deadline, self._visibility_ended, message, message.timer)
 
     def _remove(self, message: Message) -> None:
-        if message.state is State.VISIBLE:
-            del self._visible[message.id]
-        elif message.state is State.INFLIGHT:
-            self._inflight -= 1
-        elif message.state is State.DELAYED:
-            self._delayed -= 1
+        state = message.state
         message.state = State.GONE
         del self._messages[message.id]
+        if state is State.VISIBLE:
+            self._visible -= 1
+            self._ready.discard(message)
+        elif state is State.INFLIGHT:
+            self._inflight -= 1
+            self._release(message)
+        elif state is State.DELAYED:
+            self._delayed -= 1
 
     def _drop_all(self) -> None:
         for message in self._messages.values():
             message.state = State.GONE
         self._messages.clear()
         self._older_arrivals.clear()
-        self._visible.clear()
-        self._inflight = self._delayed = 0
+        self._ready = self._new_order()
+        self._visible = self._inflight = self._delayed = 0
 
     def _oldest_sent_at(self) -> float | None:
         """Send time of the oldest message still here (dropping ids of gone ones off the heap)."""
@@ -337,6 +433,10 @@ class Queue:
             self._retention_due = due
             self._retention_timer += 1
             self._scheduler.call_at(due, self._retention_ended, self._retention_timer)
+
+    def _expire(self, message: Message) -> None:
+        self._remove(message)
+        self.stats.expired += 1
 
     # -- scheduler callbacks ----------------------------------------------
 
@@ -362,10 +462,10 @@ class Queue:
                 oldest = next(iter(self._messages.values()))
                 if oldest.sent_at > cutoff:
                     break
-                self._remove(oldest)
+                self._expire(oldest)
             while self._older_arrivals and self._older_arrivals[0][0] <= cutoff:
                 _, message_id = heapq.heappop(self._older_arrivals)
                 message = self._messages.get(message_id)
                 if message is not None:
-                    self._remove(message)
+                    self._expire(message)
             self._arm_retention()

@@ -1,0 +1,16 @@
+"""What happened to a queue since it was created: the admin API's totals."""
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(slots=True)
+class QueueStats:
+    sent: int = 0
+    received: int = 0
+    deleted: int = 0
+    dead_lettered: int = 0  # moved out to the dead-letter queue
+    expired: int = 0  # removed by the retention period
+    stale_receipts: int = 0  # handles used after their receive ended (a newer receive, or visibility over)
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)

@@ -1,0 +1,96 @@
+"""Helpers the engine tests share: messages, counters, long-poll threads.
+
+Only the engine is touched here; time moves on a manual clock.
+"""
+
+import hashlib
+import threading
+import time
+import uuid
+
+import pytest
+
+from emulator.engine import receipts
+from emulator.engine.message import Message, State
+from emulator.errors import SqsError
+
+ACCOUNT = "000000000000"
+REGION = "us-east-1"
+T0 = 1_000_000.0  # a round start time keeps the clock's arithmetic exact
+
+
+def make_message(body: str = "hello", group_id: str | None = None, dedup_id: str | None = None) -> Message:
+    md5 = hashlib.md5(body.encode()).hexdigest()
+    return Message(str(uuid.uuid4()), body, {}, {}, md5, None, "AIDATEST", group_id, dedup_id)
+
+
+def send(queue, body: str = "hello", delay: int = 0, group_id: str | None = None, dedup_id: str | None = None) -> Message:
+    message = make_message(body, group_id, dedup_id)
+    queue.send([(message, delay)])
+    return message
+
+
+def counts(queue) -> tuple[int, int, int]:
+    """(visible, in flight, delayed)."""
+    c = queue.counts()
+    return (
+        c["ApproximateNumberOfMessages"],
+        c["ApproximateNumberOfMessagesNotVisible"],
+        c["ApproximateNumberOfMessagesDelayed"],
+    )
+
+
+def error_name(call, *args) -> str:
+    with pytest.raises(SqsError) as info:
+        call(*args)
+    return info.value.name
+
+
+def assert_change_visibility_on_visible_changes_nothing(queue, handle, timeout=10) -> None:
+    """ChangeMessageVisibility with the latest handle of a message that is visible again.
+
+    AWS answers 200 and changes nothing (recorded in LocalStack's AWS-validated
+    test_change_message_visibility_after_visibility_timeout_expiration): the
+    message stays visible and the counters unchanged.
+    """
+    message_id, _ = receipts.decode(handle)
+    before = counts(queue)
+    queue.change_visibility(handle, timeout)
+    assert counts(queue) == before
+    assert queue._messages[message_id].state is State.VISIBLE
+
+
+def wait_for_long_poll(queue, waiters: int = 1, timeout: float = 2.0) -> None:
+    """Block until `waiters` threads sleep in the queue's long-poll condition.
+
+    Reads the Condition's waiter list (CPython detail): with a manual clock a
+    long poll started after an advance() would compute a later deadline, so a
+    test must know the poll is parked before it moves time.
+    """
+    condition = queue._message_visible
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with condition:
+            if len(condition._waiters) >= waiters:
+                return
+        time.sleep(0.001)
+    raise AssertionError(f"no long poll parked on {queue.name} within {timeout}s")
+
+
+class Poller(threading.Thread):
+    """receive() on a thread; keeps its result or error."""
+
+    def __init__(self, queue, max_messages=10, visibility_timeout=30, wait_seconds=20):
+        super().__init__(daemon=True)
+        self.args = (max_messages, visibility_timeout, wait_seconds)
+        self.queue = queue
+        self.result = None
+        self.error = None
+        self.returned_at = None
+
+    def run(self):
+        try:
+            self.result = self.queue.receive(*self.args)
+        except Exception as error:  # surfaced by the test
+            self.error = error
+        self.returned_at = time.monotonic()

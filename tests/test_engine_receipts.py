@@ -1,0 +1,160 @@
+"""What an earlier receipt handle may do, per receipt policy (receipts.py).
+
+AWS mode (the default) follows AWS-recorded responses (sqs-reference section 3,
+"Old receipt handles on a standard queue"); strict mode is the seed design,
+where a stale handle never touches a newer delivery; a FIFO queue's handle
+expires with its visibility timeout (sqs-reference section 2).
+"""
+
+import pytest
+from engine_support import ACCOUNT, REGION, counts, error_name, send
+
+from emulator.engine.broker import Broker
+from emulator.engine.message import State
+
+
+@pytest.fixture
+def strict_queue(clock):
+    broker = Broker(clock, receipts="strict")
+    queue, _ = broker.create_queue(ACCOUNT, REGION, "strict", {"VisibilityTimeout": "30"})
+    yield queue
+    broker.close()
+
+
+@pytest.fixture
+def fifo_queue(broker):
+    queue, _ = broker.create_queue(
+        ACCOUNT, REGION, "f.fifo", {"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+    )
+    return queue
+
+
+def received_twice(queue, clock, first_timeout=30):
+    """A message received, its visibility ended, received again: (message, first, second)."""
+    message = send(queue, group_id="g" if queue.fifo else None)
+    [first] = queue.receive(1, first_timeout, 0)
+    clock.advance(first_timeout)
+    [second] = queue.receive(1, 30, 0)
+    return message, first, second
+
+
+# -- AWS mode --------------------------------------------------------------------
+
+
+def test_aws_mode_earlier_handle_changes_visibility_of_the_newer_delivery(queue, clock):
+    # AWS-recorded: receive with VisibilityTimeout 0 (h1), again with 3 (h2); ChangeMessageVisibility(h1, 0)
+    # succeeds and the message is receivable at once.
+    message = send(queue)
+    [first] = queue.receive(1, 0, 0)
+    [second] = queue.receive(1, 3, 0)
+    assert counts(queue) == (0, 1, 0)
+    queue.change_visibility(first.receipt_handle, 0)
+    assert message.state is State.VISIBLE
+    [third] = queue.receive(1, 30, 0)
+    assert third.message is message and third.receive_count == 3
+
+
+def test_aws_mode_earlier_handle_deletes_the_message(queue, clock):
+    message, first, second = received_twice(queue, clock)
+    queue.delete(first.receipt_handle)
+    assert message.state is State.GONE
+    assert counts(queue) == (0, 0, 0)
+    assert queue.stats.stale_receipts == 1 and queue.stats.deleted == 1
+
+
+def test_aws_mode_handle_whose_visibility_ended_still_deletes(queue, clock):
+    # AWS-recorded: no receive since, ApproximateNumberOfMessages is 0 afterwards.
+    message = send(queue)
+    [delivery] = queue.receive(1, 30, 0)
+    clock.advance(30)
+    assert counts(queue) == (1, 0, 0)
+    queue.delete(delivery.receipt_handle)
+    assert message.state is State.GONE
+    assert counts(queue) == (0, 0, 0)
+    assert queue.stats.stale_receipts == 1
+
+
+def test_live_handle_use_is_not_counted_as_stale(queue):
+    send(queue)
+    [delivery] = queue.receive(1, 30, 0)
+    queue.change_visibility(delivery.receipt_handle, 60)
+    queue.delete(delivery.receipt_handle)
+    assert queue.stats.stale_receipts == 0
+
+
+# -- strict mode -------------------------------------------------------------------
+
+
+def test_strict_stale_delete_succeeds_and_spares_the_newer_delivery(strict_queue, clock):
+    queue = strict_queue
+    message, first, second = received_twice(queue, clock)
+    queue.delete(first.receipt_handle)  # stale: no error, no effect
+    assert message.state is State.INFLIGHT
+    assert counts(queue) == (0, 1, 0)
+    assert queue.stats.stale_receipts == 1
+    # The newer delivery is untouched: its handle still works for both calls.
+    queue.change_visibility(second.receipt_handle, 60)
+    clock.advance(59)
+    assert counts(queue) == (0, 1, 0)
+    queue.delete(second.receipt_handle)
+    assert message.state is State.GONE
+
+
+def test_strict_stale_delete_after_message_is_visible_again_is_a_noop(strict_queue, clock):
+    queue = strict_queue
+    send(queue)
+    [first] = queue.receive(1, 30, 0)
+    clock.advance(30)
+    [second] = queue.receive(1, 0, 0)  # received again, left visible
+    queue.delete(first.receipt_handle)
+    assert counts(queue) == (1, 0, 0)
+    queue.delete(second.receipt_handle)  # the latest handle still deletes
+    assert counts(queue) == (0, 0, 0)
+
+
+def test_strict_stale_visibility_change_is_invalid_parameter_and_arms_nothing(strict_queue, clock):
+    queue = strict_queue
+    message, first, second = received_twice(queue, clock)
+    assert error_name(queue.change_visibility, first.receipt_handle, 100) == "InvalidParameterValue"
+    clock.advance(30)  # the newer delivery still expires at its own 30 s
+    assert counts(queue) == (1, 0, 0)
+    assert message.state is State.VISIBLE
+
+
+# -- FIFO ----------------------------------------------------------------------------
+
+
+def test_fifo_handle_expires_with_its_visibility(fifo_queue, clock):
+    queue = fifo_queue
+    message = send(queue, group_id="g")
+    [delivery] = queue.receive(1, 30, 0)
+    clock.advance(30)
+    for call in (queue.delete, lambda handle: queue.change_visibility(handle, 10)):
+        with pytest.raises(Exception) as info:
+            call(delivery.receipt_handle)
+        assert info.value.name == "InvalidParameterValue"
+        assert info.value.message == (
+            f"Value {delivery.receipt_handle} for parameter ReceiptHandle is invalid. "
+            "Reason: The receipt handle has expired."
+        )
+    assert message.state is State.VISIBLE
+
+
+def test_fifo_earlier_handle_of_a_redelivered_message_has_expired(fifo_queue, clock):
+    queue = fifo_queue
+    message, first, second = received_twice(queue, clock)
+    assert error_name(queue.delete, first.receipt_handle) == "InvalidParameterValue"
+    assert message.state is State.INFLIGHT
+    queue.delete(second.receipt_handle)
+    assert message.state is State.GONE
+    queue.delete(second.receipt_handle)  # the message is gone: nothing to expire, success
+
+
+def test_fifo_live_handle_changes_visibility_and_deletes(fifo_queue, clock):
+    queue = fifo_queue
+    message = send(queue, group_id="g")
+    [delivery] = queue.receive(1, 30, 0)
+    queue.change_visibility(delivery.receipt_handle, 100)
+    clock.advance(99)
+    queue.delete(delivery.receipt_handle)
+    assert message.state is State.GONE
