@@ -206,3 +206,14 @@ def test_message_attribute_names_selection(sqs, queue, names, expected):
     else:
         assert "MessageAttributes" not in msg
         assert "MD5OfMessageAttributes" not in msg
+
+
+def test_redelivered_message_comes_before_newer_messages(sqs, queue, advance):
+    """AWS-recorded (sqs-reference section 3, "Redelivery order"): send m1, receive it with
+    VisibilityTimeout 3, send m2 1.5 s later, receive 3 s later: m1 comes first."""
+    sqs.send_message(QueueUrl=queue, MessageBody="m1")
+    assert receive_one(sqs, queue, VisibilityTimeout=3)["Body"] == "m1"
+    advance(1.5)
+    sqs.send_message(QueueUrl=queue, MessageBody="m2")
+    advance(3)
+    assert [m["Body"] for m in receive(sqs, queue, MaxNumberOfMessages=10)] == ["m1", "m2"]

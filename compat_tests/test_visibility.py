@@ -48,55 +48,6 @@ def test_timestamps_are_epoch_milliseconds(sqs, queue, server_now):
     assert int(sent) <= int(first) <= after * 1000 + 1000
 
 
-def test_stale_receipt_handle_delete_is_a_no_op(sqs, queue, advance):
-    sqs.send_message(QueueUrl=queue, MessageBody="m")
-    old = receive_one(sqs, queue)
-    advance(31)
-    new = receive_one(sqs, queue)
-    assert new["ReceiptHandle"] != old["ReceiptHandle"]
-    # AWS: deleting with a stale handle succeeds, but must not delete the newer delivery.
-    sqs.delete_message(QueueUrl=queue, ReceiptHandle=old["ReceiptHandle"])
-    assert counts(sqs, queue) == (0, 1, 0)
-    sqs.delete_message(QueueUrl=queue, ReceiptHandle=new["ReceiptHandle"])
-    assert counts(sqs, queue) == (0, 0, 0)
-    advance(31)
-    assert receive(sqs, queue) == []
-
-
-def test_stale_receipt_handle_after_visibility_change(sqs, queue):
-    """The same invariant without time travel: CMV 0 lets the message be received again."""
-    sqs.send_message(QueueUrl=queue, MessageBody="m")
-    old = receive_one(sqs, queue)
-    sqs.change_message_visibility(QueueUrl=queue, ReceiptHandle=old["ReceiptHandle"], VisibilityTimeout=0)
-    new = receive_one(sqs, queue, AttributeNames=["ApproximateReceiveCount"])
-    assert new["MessageId"] == old["MessageId"]
-    assert new["ReceiptHandle"] != old["ReceiptHandle"]
-    assert new["Attributes"]["ApproximateReceiveCount"] == "2"
-    sqs.delete_message(QueueUrl=queue, ReceiptHandle=old["ReceiptHandle"])
-    assert counts(sqs, queue) == (0, 1, 0)
-    sqs.delete_message(QueueUrl=queue, ReceiptHandle=new["ReceiptHandle"])
-    assert counts(sqs, queue) == (0, 0, 0)
-
-
-def test_change_visibility_with_stale_handle_fails(sqs, queue):
-    sqs.send_message(QueueUrl=queue, MessageBody="m")
-    old = receive_one(sqs, queue)
-    sqs.change_message_visibility(QueueUrl=queue, ReceiptHandle=old["ReceiptHandle"], VisibilityTimeout=0)
-    new = receive_one(sqs, queue)
-    with pytest.raises(ClientError) as info:
-        sqs.change_message_visibility(QueueUrl=queue, ReceiptHandle=old["ReceiptHandle"], VisibilityTimeout=0)
-    err = info.value.response
-    assert err["ResponseMetadata"]["HTTPStatusCode"] in (400, 404)
-    assert err["Error"]["Code"] in (
-        "InvalidParameterValue", "AWS.SimpleQueueService.MessageNotInflight", "ReceiptHandleIsInvalid",
-    ), err["Error"]
-    # The newer delivery was not touched: still in flight, still deletable.
-    assert receive(sqs, queue) == []
-    assert counts(sqs, queue) == (0, 1, 0)
-    sqs.delete_message(QueueUrl=queue, ReceiptHandle=new["ReceiptHandle"])
-    assert counts(sqs, queue) == (0, 0, 0)
-
-
 def test_change_visibility_to_zero_makes_visible_now(sqs, queue):
     sqs.send_message(QueueUrl=queue, MessageBody="m")
     msg = receive_one(sqs, queue)

@@ -6,7 +6,7 @@ from typing import Any
 from emulator.api import digests, validation
 from emulator.api.context import Context
 from emulator.engine.message import Delivery, Message
-from emulator.engine.queue import MAX_VISIBILITY_TIMEOUT, Queue
+from emulator.engine.queue import MAX_VISIBILITY_TIMEOUT, Queue, Sent
 from emulator.errors import SqsError, invalid_parameter, invalid_reason
 
 MAX_DELAY_SECONDS = 900
@@ -14,9 +14,9 @@ MAX_DELAY_SECONDS = 900
 
 def send_message(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    message, delay = _new_message(ctx, queue, params)
-    queue.send([(message, delay)])
-    return _sent(message)
+    message, delay = _new_message(ctx, queue, params, in_batch=False)
+    (sent,) = queue.send([(message, delay)])
+    return _sent(message, sent)
 
 
 def send_message_batch(ctx: Context, params: dict) -> dict:
@@ -29,16 +29,18 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
             "BatchRequestTooLong",
             f"Batch requests cannot be longer than {validation.MAX_BATCH_BYTES} bytes. You have sent {total} bytes.",
         )
-    accepted, successful, failed = [], [], []
+    accepted, ids, failed = [], [], []
     for entry in entries:
         try:
-            message, delay = _new_message(ctx, queue, entry)
+            accepted.append(_new_message(ctx, queue, entry, in_batch=True))
         except SqsError as error:
             failed.append(_failure(entry["Id"], error))
             continue
-        accepted.append((message, delay))
-        successful.append({"Id": entry["Id"], **_sent(message)})
-    queue.send(accepted)
+        ids.append(entry["Id"])
+    sent = queue.send(accepted)
+    successful = [
+        {"Id": entry_id, **_sent(message, stored)} for entry_id, (message, _), stored in zip(ids, accepted, sent)
+    ]
     return _batch_result(successful, failed)
 
 
@@ -50,7 +52,10 @@ def receive_message(ctx: Context, params: dict) -> dict:
     # The newer MessageSystemAttributeNames wins over the deprecated AttributeNames.
     system_names = set(params.get("MessageSystemAttributeNames") or params.get("AttributeNames") or ())
     attribute_names = params.get("MessageAttributeNames") or ()
-    deliveries = queue.receive(max_messages, visibility, wait)
+    attempt_id = params.get("ReceiveRequestAttemptId")
+    if attempt_id is not None:
+        validation.receive_request_attempt_id(attempt_id)
+    deliveries = queue.receive(max_messages, visibility, wait, attempt_id if queue.fifo else None)
     if not deliveries:
         return {}
     return {"Messages": [_received(delivery, system_names, attribute_names) for delivery in deliveries]}
@@ -86,7 +91,7 @@ def change_message_visibility_batch(ctx: Context, params: dict) -> dict:
 # -- helpers ----------------------------------------------------------------
 
 
-def _new_message(ctx: Context, queue: Queue, entry: dict) -> tuple[Message, int]:
+def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tuple[Message, int]:
     body = entry.get("MessageBody")
     validation.body(body)
     attributes = entry.get("MessageAttributes") or {}
@@ -95,10 +100,33 @@ def _new_message(ctx: Context, queue: Queue, entry: dict) -> tuple[Message, int]
         raise invalid_reason(f"Message must be shorter than {queue.maximum_message_size} bytes.")
     system_attributes = entry.get("MessageSystemAttributes") or {}
     validation.system_attributes(system_attributes)
-    if entry.get("MessageDeduplicationId") is not None:
+    group_id = entry.get("MessageGroupId")
+    dedup_id = entry.get("MessageDeduplicationId")
+    if queue.fifo:
+        if group_id is None:
+            # AWS: MissingParameter on SendMessage, InvalidParameterValue inside a batch, same text.
+            raise SqsError(
+                "InvalidParameterValue" if in_batch else "MissingParameter",
+                "The request must contain the parameter MessageGroupId.",
+            )
+        if dedup_id is None and not queue.content_based_deduplication:
+            raise invalid_parameter(
+                "The queue should either have ContentBasedDeduplication enabled or "
+                "MessageDeduplicationId provided explicitly"
+            )
+        if "DelaySeconds" in entry:
+            raise invalid_parameter(
+                f"Value {entry['DelaySeconds']} for parameter DelaySeconds is invalid. "
+                "Reason: The request include parameter that is not valid for this queue type."
+            )
+    elif dedup_id is not None:
         raise invalid_parameter(
             "The request include parameter MessageDeduplicationId which is not valid for this queue type"
         )
+    if group_id is not None:  # on a standard queue: a fair-queue tenant
+        validation.group_or_dedup_id("MessageGroupId", group_id)
+    if dedup_id is not None:
+        validation.group_or_dedup_id("MessageDeduplicationId", dedup_id)
     delay = entry.get("DelaySeconds", queue.delay_seconds)
     if not 0 <= delay <= MAX_DELAY_SECONDS:
         raise invalid_parameter(
@@ -113,7 +141,8 @@ def _new_message(ctx: Context, queue: Queue, entry: dict) -> tuple[Message, int]
         digests.md5_of_body(body),
         digests.md5_of_attributes(attributes),
         ctx.sender_id,
-        entry.get("MessageGroupId"),
+        group_id,
+        dedup_id,
     )
     return message, delay
 
@@ -127,13 +156,17 @@ def _entry_size(entry: dict) -> int:
     return size
 
 
-def _sent(message: Message) -> dict:
-    result = {"MessageId": message.id, "MD5OfMessageBody": message.md5_of_body}
+def _sent(message: Message, stored: Sent) -> dict:
+    """The digests of what was sent; the id (and FIFO sequence number) of what the queue
+    keeps, which for a FIFO duplicate is the original message."""
+    result = {"MessageId": stored.message_id, "MD5OfMessageBody": message.md5_of_body}
     if message.md5_of_attributes:
         result["MD5OfMessageAttributes"] = message.md5_of_attributes
     system_md5 = digests.md5_of_attributes(message.system_attributes)
     if system_md5:
         result["MD5OfMessageSystemAttributes"] = system_md5
+    if stored.sequence_number is not None:
+        result["SequenceNumber"] = stored.sequence_number
     return result
 
 
@@ -175,6 +208,9 @@ def _system_attributes(delivery: Delivery, names: set[str]) -> dict[str, str]:
         available["AWSTraceHeader"] = trace["StringValue"]
     if message.group_id is not None:
         available["MessageGroupId"] = message.group_id
+    if message.sequence_number is not None:  # FIFO only: a standard queue drops these names silently
+        available["MessageDeduplicationId"] = message.dedup_id
+        available["SequenceNumber"] = message.sequence_number
     if message.dead_letter_source:
         available["DeadLetterQueueSourceArn"] = message.dead_letter_source
     if "All" in names:

@@ -18,9 +18,12 @@ LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
 
 def create_queue(ctx: Context, params: dict) -> dict:
     name = params["QueueName"]
-    validation.queue_name(name)
     attributes = params.get("Attributes") or {}
-    queue_attributes.validate(attributes)
+    # A FIFO queue needs both the suffix and FifoQueue=true; with only one of them,
+    # FifoQueue is an unknown attribute of a standard queue, or the name is invalid.
+    fifo = name.endswith(".fifo") and str(attributes.get("FifoQueue", "")).lower() == "true"
+    queue_attributes.validate(attributes, fifo)
+    validation.queue_name(name, fifo)
     tags = params.get("tags") or {}
     validation.tags(tags)
     queue, _ = ctx.broker.create_queue(ctx.account, ctx.region, name, attributes, tags)
@@ -64,7 +67,7 @@ def get_queue_attributes(ctx: Context, params: dict) -> dict:
 
 def set_queue_attributes(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    queue_attributes.validate(params["Attributes"])
+    queue_attributes.validate(params["Attributes"], queue.fifo, queue.attributes)
     ctx.broker.set_attributes(queue, params["Attributes"])
     return {}
 

@@ -7,6 +7,7 @@ from typing import Any
 from emulator.errors import SqsError, invalid_parameter
 
 QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
+FIFO_QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,75}\.fifo")
 BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
 ATTRIBUTE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,256}")
 # Characters outside XML 1.0's set: AWS rejects a body holding any of them.
@@ -27,8 +28,14 @@ def int_in_range(params: dict, name: str, low: int, high: int, default: int | No
     return value
 
 
-def queue_name(name: str) -> None:
-    if not QUEUE_NAME.fullmatch(name):
+def queue_name(name: str, fifo: bool) -> None:
+    if fifo and not FIFO_QUEUE_NAME.fullmatch(name):
+        raise invalid_parameter(
+            "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, "
+            "must end with .fifo suffix and be 1 to 80 in length."
+        )
+    if not fifo and not QUEUE_NAME.fullmatch(name):
+        # A .fifo name without FifoQueue=true lands here too, as on AWS.
         raise invalid_parameter("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length")
 
 
@@ -150,3 +157,19 @@ def tags(tags: dict[str, str]) -> None:
     for key, value in tags.items():
         if not 1 <= len(key) <= 128 or len(value) > 256 or key.lower().startswith("aws:"):
             raise invalid_parameter(f"Tag key or value is invalid: {key!r}.")
+
+
+# 1 to 128 letters, digits and ASCII punctuation: MessageGroupId, MessageDeduplicationId, ReceiveRequestAttemptId.
+FIFO_TOKEN = re.compile(r"""[A-Za-z0-9!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~]{1,128}""")
+
+
+def group_or_dedup_id(name: str, value: str) -> None:
+    if not FIFO_TOKEN.fullmatch(value):
+        raise invalid_parameter(
+            f"Value {value} for parameter {name} is invalid. "
+            f"Reason: {name} can only include alphanumeric and punctuation characters. 1 to 128 in length."
+        )
+
+
+def receive_request_attempt_id(value: str) -> None:
+    group_or_dedup_id("ReceiveRequestAttemptId", value)

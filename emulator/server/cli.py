@@ -10,6 +10,7 @@ import threading
 
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock, RealClock
 from emulator.server.app import EmulatorApp
@@ -74,6 +75,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     # 0 turns a rule off for test suites that purge or recreate quickly.
     _option(parser, "--purge-cooldown", "SQS_EMULATOR_PURGE_COOLDOWN", 60.0, type=float)
     _option(parser, "--recreate-cooldown", "SQS_EMULATOR_RECREATE_COOLDOWN", 60.0, type=float)
+    # What an earlier receipt handle of a standard queue's message may still do (emulator/engine/receipts.py).
+    _option(parser, "--receipts", "SQS_EMULATOR_RECEIPTS", "aws", choices=list(receipts.MODES))
     args = parser.parse_args(argv)
     if args.purge_cooldown < 0 or args.recreate_cooldown < 0:
         parser.error("cooldowns are seconds, 0 or more")
@@ -90,6 +93,7 @@ def main(argv=None) -> None:
         ManualClock() if args.clock == "manual" else RealClock(),
         purge_cooldown=args.purge_cooldown,
         recreate_cooldown=args.recreate_cooldown,
+        receipts=args.receipts,
     )
     app = EmulatorApp(broker, args.account_id, args.region)
     server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
