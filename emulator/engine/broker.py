@@ -116,6 +116,11 @@ class Broker:
                 self._deleted_at[key] = self.clock.now()
         queue.close()
 
+    def all_queues(self) -> list[Queue]:
+        """Every queue of every account and region (the admin API's view)."""
+        with self._lock:
+            return list(self._queues.values())
+
     def queues(self, account: str, region: str) -> list[Queue]:
         with self._lock:
             return [q for (a, r, _), q in self._queues.items() if a == account and r == region]

@@ -32,6 +32,7 @@ class Message:
         "first_receive_at",
         "nonce",
         "received_at",
+        "due",
         "timer",
         "dead_letter_source",
     )
@@ -65,6 +66,7 @@ class Message:
         self.first_receive_at: float | None = None
         self.nonce: str | None = None  # of the latest receive; a receipt handle must carry it
         self.received_at = 0.0  # start of the latest receive, for the 12-hour visibility cap
+        self.due: float | None = None  # in flight: when its visibility ends; delayed: when its delay does
         self.timer = 0  # bumped on every re-arm, so superseded scheduler entries do nothing
         self.dead_letter_source: str | None = None  # ARN of the queue it was dead-lettered from
 

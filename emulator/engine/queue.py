@@ -23,6 +23,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import receipts, redrive
+from emulator.engine.faults import FaultPolicy
 from emulator.engine.message import Delivery, Message, State
 from emulator.engine.stats import QueueStats
 from emulator.errors import SqsError, invalid_parameter
@@ -89,6 +90,7 @@ class Queue:
         self.created_at = self.modified_at = int(clock.now())
         self.purged_at: float | None = None
         self.stats = QueueStats()
+        self.faults: FaultPolicy | None = None
         self.attributes = queue_attributes.defaults(self.fifo)
         self.tags: dict[str, str] = {}
         self._set(attributes)
@@ -149,7 +151,10 @@ class Queue:
             now = self._clock.now()
             return [self._accept(message, now, delay) for message, delay in batch]
 
-    def _accept(self, message: Message, now: float, delay: int) -> Sent:
+    def _accept(self, message: Message, now: float, delay: float) -> Sent:
+        if self.faults and self.faults.delayed_visibility_seconds:
+            delay += self.faults.delayed_visibility_seconds
+            self.stats.delayed_visibilities += 1
         self._enqueue(message, now, delay)
         self.stats.sent += 1
         return Sent(message.id, message.sequence_number)
@@ -202,8 +207,12 @@ class Queue:
             picks.close()
         if held_back is not None:
             self._return_visible(held_back)
-        if visibility_timeout == 0:
-            for delivery in deliveries:
+        for delivery in deliveries:
+            if visibility_timeout == 0:
+                self._end_inflight(delivery.message)
+            elif self.faults and self.faults.duplicate():
+                # Injected: receivable again at once, while this consumer still holds it.
+                self.stats.duplicate_deliveries += 1
                 self._end_inflight(delivery.message)
         return deliveries
 
@@ -242,6 +251,9 @@ class Queue:
             if message is None:
                 return
             if self._receipts.may_delete(receipt_handle, latest, message.state is State.INFLIGHT):
+                if self.faults and self.faults.lose_delete():
+                    self.stats.lost_deletes += 1  # injected: success, and the message stays
+                    return
                 self._remove(message)
                 self.stats.deleted += 1
 
@@ -306,6 +318,38 @@ class Queue:
                 self._ready.add(message)  # it stays here, first in line
         return moved, outcome is Transfer.NO_TARGET
 
+    def peek(self, states: frozenset[State], limit: int, after: int = 0) -> tuple[list[dict], int | None]:
+        """Messages in the given states, in arrival order, after arrival number
+        `after`; changes nothing (no receive count, no visibility). Returns (up
+        to `limit` snapshots, the cursor of the next page or None)."""
+        found = []
+        with self._lock:
+            for message in self._messages.values():
+                if message.seq <= after or message.state not in states:
+                    continue
+                if len(found) == limit:
+                    return found, found[-1]["cursor"]
+                found.append(self._snapshot(message))
+        return found, None
+
+    @staticmethod
+    def _snapshot(message: Message) -> dict:
+        return {
+            "cursor": message.seq,
+            "id": message.id,
+            "state": message.state.value,
+            "body": message.body,
+            "attributes": message.attributes,
+            "receive_count": message.receive_count,
+            "sent_at": message.sent_at,
+            "first_receive_at": message.first_receive_at,
+            "visible_at": message.due if message.state in (State.INFLIGHT, State.DELAYED) else None,
+            "group_id": message.group_id,
+            "dedup_id": message.dedup_id,
+            "sequence_number": message.sequence_number,
+            "dead_letter_source": message.dead_letter_source,
+        }
+
     def close(self) -> None:
         """The queue was deleted: drop its messages and release its long polls."""
         with self._lock:
@@ -333,7 +377,8 @@ class Queue:
         if delay > 0:
             message.state = State.DELAYED
             self._delayed += 1
-            self._scheduler.call_at(self._clock.now() + delay, self._delay_ended, message)
+            message.due = self._clock.now() + delay
+            self._scheduler.call_at(message.due, self._delay_ended, message)
         else:
             self._make_visible(message)
 
@@ -392,6 +437,7 @@ class Queue:
 
     def _arm_visibility(self, message: Message, deadline: float) -> None:
         message.timer += 1
+        message.due = deadline
         self._scheduler.call_at(deadline, self._visibility_ended, message, message.timer)
 
     def _remove(self, message: Message) -> None:

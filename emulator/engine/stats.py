@@ -11,6 +11,10 @@ class QueueStats:
     dead_lettered: int = 0  # moved out to the dead-letter queue
     expired: int = 0  # removed by the retention period
     stale_receipts: int = 0  # handles used after their receive ended (a newer receive, or visibility over)
+    # Injected faults (faults.py)
+    duplicate_deliveries: int = 0
+    lost_deletes: int = 0
+    delayed_visibilities: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
