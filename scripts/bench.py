@@ -15,6 +15,9 @@ Figures:
   4. depth          cost of one ReceiveMessage at queue depths 1k / 10k / 100k
   5. long poll      wake latency: send-return to blocked-receive-return
   6. memory         server RSS growth per 200-byte message
+  7. fifo           FIFO beside standard on the same server: batch send and
+                    recv+delete CPU per message, and receive+delete cost at
+                    depths 1k / 10k / 100k with 1 and with 1,000 message groups
 
 Usage:
   python scripts/bench.py                         # emulator vs moto, ~10 min
@@ -186,8 +189,10 @@ class Meter:
 # Helpers shared by the figures
 
 
-def new_queue(client, prefix: str) -> str:
+def new_queue(client, prefix: str, fifo: bool = False) -> str:
     name = f"bench-{prefix}-{uuid.uuid4().hex[:8]}"
+    if fifo:
+        return client.create_queue(QueueName=name + ".fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
     return client.create_queue(QueueName=name)["QueueUrl"]
 
 
@@ -198,15 +203,20 @@ def drop_queue(client, url: str) -> None:
         pass
 
 
-def send_batches(client, url: str, count: int, deadline: float | None = None) -> int:
-    """Send `count` messages in batches of 10. Stops early at `deadline`
-    (time.monotonic()); returns how many messages the server accepted."""
+def send_batches(client, url: str, count: int, deadline: float | None = None, groups: int = 0) -> int:
+    """Send `count` messages in batches of 10 (to a FIFO queue when `groups`: spread
+    over that many message groups, each with its own deduplication id). Stops
+    early at `deadline` (time.monotonic()); returns how many messages the server accepted."""
     sent = 0
     for start in range(0, count, 10):
         if deadline is not None and time.monotonic() > deadline:
             break
         n = min(10, count - start)
         entries = [{"Id": str(i), "MessageBody": BODY} for i in range(n)]
+        if groups:
+            for i, entry in enumerate(entries):
+                entry["MessageGroupId"] = f"g{(start + i) % groups}"
+                entry["MessageDeduplicationId"] = uuid.uuid4().hex
         resp = client.send_message_batch(QueueUrl=url, Entries=entries)
         if resp.get("Failed"):
             raise RuntimeError(f"batch send failed: {resp['Failed'][:1]}")
@@ -453,6 +463,66 @@ def fig_memory(server, client, args) -> dict:
         drop_queue(client, url)
 
 
+def fig_fifo(server, client, args) -> dict:
+    """FIFO beside standard, on the same server and client.
+
+    Batch send and recv+delete as in figures 2 and 3, then, at each depth, K
+    rounds of receive(1) + delete: with one group a receive can only take the
+    group's head once the previous message is deleted, so every round pays
+    for both calls, in each queue kind alike."""
+    out: dict = {}
+    for kind, groups in (("standard", 0), ("fifo", 10)):
+        url = new_queue(client, f"k-{kind}", fifo=bool(groups))
+        try:
+            with Meter(server) as m:
+                sent = send_batches(client, url, args.n, deadline=time.monotonic() + args.phase_budget, groups=groups)
+            out[f"{kind}_send_cpu_us"] = m.cpu * 1e6 / sent if sent else None
+            received = 0
+            with Meter(server) as m:
+                while received < sent:
+                    msgs = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
+                    if not msgs:
+                        break
+                    client.delete_message_batch(QueueUrl=url, Entries=[
+                        {"Id": str(i), "ReceiptHandle": x["ReceiptHandle"]} for i, x in enumerate(msgs)])
+                    received += len(msgs)
+            out[f"{kind}_recv_delete_cpu_us"] = m.cpu * 1e6 / received if received else None
+        finally:
+            drop_queue(client, url)
+    for kind, groups in (("standard", 0), ("fifo1", 1), ("fifo1000", 1000)):
+        url = new_queue(client, f"d-{kind}", fifo=bool(groups))
+        in_queue = 0
+        try:
+            for depth in sorted(args.depths):
+                t0 = time.monotonic()
+                in_queue += send_batches(client, url, depth - in_queue, deadline=t0 + args.fill_budget, groups=groups)
+                if in_queue < depth:
+                    out[f"{kind}@{depth}"] = {"skipped": f"fill passed {args.fill_budget:.0f} s at {in_queue:,}"}
+                    break
+                out[f"{kind}@{depth}"] = time_receive_deletes(server, client, url, args.k, args.receive_budget)
+                in_queue -= out[f"{kind}@{depth}"]["receives"]
+        finally:
+            drop_queue(client, url)
+    return out
+
+
+def time_receive_deletes(server, client, url, k: int, budget_s: float) -> dict:
+    walls = []
+    deadline = time.monotonic() + budget_s
+    with Meter(server) as m:
+        for _ in range(k):
+            t0 = time.perf_counter()
+            msgs = client.receive_message(QueueUrl=url, MaxNumberOfMessages=1).get("Messages", [])
+            walls.append(time.perf_counter() - t0)
+            if not msgs:
+                raise RuntimeError("receive returned no message at depth")
+            client.delete_message(QueueUrl=url, ReceiptHandle=msgs[0]["ReceiptHandle"])
+            if time.monotonic() > deadline:
+                break
+    return {"cpu_us_per_round": m.cpu * 1e6 / len(walls), "receive_wall_ms": statistics.mean(walls) * 1e3,
+            "receives": len(walls)}
+
+
 # --------------------------------------------------------------------------
 # Running the phases and printing the table
 
@@ -539,6 +609,14 @@ def table_rows(results: dict, labels: list[str], args) -> list[tuple]:
     add("long poll wake: median ms from send start", "lower", "long_poll",
         "median_ms_from_send_start")
     add(f"memory: bytes/msg (M={args.m:,})", "lower", "memory", "bytes_per_msg")
+    for kind in ("standard", "fifo"):
+        add(f"{kind}: batch send server CPU us/msg", "lower", "fifo", f"{kind}_send_cpu_us")
+        add(f"{kind}: recv+delete server CPU us/msg", "lower", "fifo", f"{kind}_recv_delete_cpu_us")
+    for kind, title in (("standard", "standard"), ("fifo1", "fifo, 1 group"), ("fifo1000", "fifo, 1,000 groups")):
+        for d in sorted(args.depths):
+            pick = (lambda key: lambda runs: [r.get(key, {"skipped": "not reached"}) for r in runs
+                                              if isinstance(r, dict) and "error" not in r] or runs)(f"{kind}@{d}")
+            add(f"{title} @ depth {d:,}: receive+delete server CPU us", "lower", "fifo", "cpu_us_per_round", pick)
     return rows
 
 
@@ -632,7 +710,7 @@ def parse_args(argv=None):
     p.add_argument("--memory-budget", type=float,
                    help="seconds the memory fill may take (default 60, quick 15)")
     p.add_argument("--only", help="comma-separated figures to run: "
-                                  "send,batch_send,recv_delete,depth,long_poll,memory")
+                                  "send,batch_send,recv_delete,depth,long_poll,memory,fifo")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = p.parse_args(argv)
 
@@ -661,6 +739,7 @@ PHASES = [
     ("depth", fig_depth, False),
     ("long_poll", fig_long_poll, False),
     ("memory", fig_memory, False),
+    ("fifo", fig_fifo, False),
 ]
 
 

@@ -133,3 +133,29 @@ def test_invalid_receipt_handle(summary):
     err = summary["errors"]["badReceiptHandle"]
     assert (err["name"], err["Code"], err["httpStatusCode"]) == ("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 404), err
 
+
+
+def test_fifo_order_sequence_numbers_and_dedup(summary):
+    fifo = summary["fifo"]
+    assert fifo["duplicateSameId"] is True
+    numbers = [fifo["first"]["sequenceNumber"], *fifo["batchSequenceNumbers"]]
+    assert all(len(n) == 20 and n.isdigit() for n in numbers)
+    assert [int(n) for n in numbers] == sorted({int(n) for n in numbers})
+    received = fifo["received"]
+    assert [(m["body"], m["group"]) for m in received] == [("f1", "a"), ("f3", "a"), ("f2", "b")]
+    assert [m["sequenceNumber"] for m in received] == [numbers[0], numbers[2], numbers[1]]
+    assert received[0]["dedup"] == fifo["expectedDedupF1"]  # SHA-256 of the body
+    assert fifo["groupLocked"] == 0
+
+
+def test_fifo_system_attribute_digest(summary):
+    first = summary["fifo"]["first"]
+    # The vector of sqs-reference section 3 (AWSTraceHeader given in MessageSystemAttributes).
+    assert first["md5OfSystemAttributes"] == first["expectedMd5OfSystemAttributes"] == "5ae4d5d7636402d80f4eb6d213245a88"
+    assert summary["fifo"]["received"][0]["trace"].startswith("Root=1-5759e988")
+
+
+def test_fifo_missing_group_id(summary):
+    err = summary["fifo"]["missingGroup"]
+    assert (err["Code"], err["httpStatusCode"]) == ("MissingParameter", 400), err
+    assert err["message"] == "The request must contain the parameter MessageGroupId.", err

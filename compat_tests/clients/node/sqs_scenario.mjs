@@ -228,6 +228,51 @@ async function main() {
 
   await client.send(new DeleteQueueCommand({ QueueUrl }));
   out.afterDelete = await expectError(new GetQueueUrlCommand({ QueueName: name }));
+  out.fifo = await fifoScenario(`${name}-f.fifo`);
+  return out;
+}
+
+// A FIFO queue with content-based deduplication: group order, sequence numbers,
+// a duplicate, and the digest of a system attribute (AWSTraceHeader), which the
+// script recomputes with the attribute algorithm.
+async function fifoScenario(queueName) {
+  const out = {};
+  const { QueueUrl } = await client.send(new CreateQueueCommand({
+    QueueName: queueName, Attributes: { FifoQueue: "true", ContentBasedDeduplication: "true" },
+  }));
+  const TRACE = { AWSTraceHeader: { DataType: "String", StringValue: "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1" } };
+  const first = await client.send(new SendMessageCommand({
+    QueueUrl, MessageBody: "f1", MessageGroupId: "a", MessageSystemAttributes: TRACE,
+  }));
+  out.first = {
+    sequenceNumber: first.SequenceNumber,
+    md5OfSystemAttributes: first.MD5OfMessageSystemAttributes,
+    expectedMd5OfSystemAttributes: md5OfAttributes(TRACE),
+  };
+  const duplicate = await client.send(new SendMessageCommand({ QueueUrl, MessageBody: "f1", MessageGroupId: "a" }));
+  out.duplicateSameId = duplicate.MessageId === first.MessageId && duplicate.SequenceNumber === first.SequenceNumber;
+  const batch = await client.send(new SendMessageBatchCommand({
+    QueueUrl,
+    Entries: [
+      { Id: "b1", MessageBody: "f2", MessageGroupId: "b" },
+      { Id: "a2", MessageBody: "f3", MessageGroupId: "a" },
+    ],
+  }));
+  out.batchSequenceNumbers = (batch.Successful || []).map((e) => e.SequenceNumber);
+  const r = await client.send(new ReceiveMessageCommand({
+    QueueUrl, MaxNumberOfMessages: 10, MessageSystemAttributeNames: ["All"],
+  }));
+  out.received = (r.Messages || []).map((m) => ({
+    body: m.Body,
+    group: m.Attributes?.MessageGroupId,
+    dedup: m.Attributes?.MessageDeduplicationId,
+    sequenceNumber: m.Attributes?.SequenceNumber,
+    trace: m.Attributes?.AWSTraceHeader ?? null,
+  }));
+  out.expectedDedupF1 = createHash("sha256").update("f1").digest("hex");
+  out.groupLocked = ((await client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }))).Messages || []).length;
+  out.missingGroup = await expectError(new SendMessageCommand({ QueueUrl, MessageBody: "x" }));
+  await client.send(new DeleteQueueCommand({ QueueUrl }));
   return out;
 }
 
