@@ -62,10 +62,13 @@ def test_fifo_queue_lists_its_attribute_defaults(sqs, fifo):
     assert attributes["FifoThroughputLimit"] == "perQueue"
 
 
-def test_standard_queue_lists_no_fifo_attributes(sqs, queue):
+def test_standard_queue_lists_no_fifo_attributes_and_knows_none(sqs, queue):
     attributes = queue_attrs(sqs, queue)
     assert not {"FifoQueue", "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit"} & set(attributes)
-    assert "Attributes" not in sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["FifoQueue"])
+    # AWS: "will throw this error if you provide that attribute name to a queue that does not
+    # have FIFO enabled" (AWS SDK maintainer, aws/aws-sdk-ruby#1350).
+    expect_error(sqs, sqs.get_queue_attributes, QueueUrl=queue, AttributeNames=["FifoQueue"],
+                 **INVALID_ATTRIBUTE_NAME, message="Unknown Attribute FifoQueue.")
 
 
 def test_fifo_name_without_fifo_queue_attribute_is_an_invalid_name(sqs):
@@ -127,20 +130,26 @@ def test_invalid_fifo_attribute_values(sqs, fifo, name, value):
 # -- send errors ----------------------------------------------------------------------
 
 
-def test_send_without_group_is_missing_parameter_but_invalid_inside_a_batch(sqs, fifo):
+def test_send_without_group_is_missing_parameter_and_fails_a_whole_batch(sqs, fifo):
+    """AWS-recorded (LocalStack's test_send_batch_missing_message_group_id_for_fifo_queue):
+    MissingParameter for SendMessage; InvalidParameterValue for the whole batch."""
     expect_error(sqs, sqs.send_message, QueueUrl=fifo, MessageBody="x", MessageDeduplicationId="d",
                  code="MissingParameter", status=400, shape="MissingRequiredParameterException", message=MISSING_GROUP)
-    result = sqs.send_message_batch(QueueUrl=fifo, Entries=[
-        {"Id": "a", "MessageBody": "x", "MessageDeduplicationId": "d"},
+    expect_error(sqs, sqs.send_message_batch, QueueUrl=fifo, Entries=[
         {"Id": "b", "MessageBody": "y", "MessageDeduplicationId": "e", "MessageGroupId": "g"},
-    ])
-    assert result["Failed"] == [{"Id": "a", "SenderFault": True, "Code": "InvalidParameterValue", "Message": MISSING_GROUP}]
-    assert [entry["Id"] for entry in result["Successful"]] == ["b"]
+        {"Id": "a", "MessageBody": "x", "MessageDeduplicationId": "d"},
+    ], **INVALID_PARAMETER, message=MISSING_GROUP)
+    assert counts(sqs, fifo) == (0, 0, 0)  # the valid entry was not sent either
 
 
 def test_send_without_dedup_id_needs_content_based_dedup(sqs, fifo):
     expect_error(sqs, sqs.send_message, QueueUrl=fifo, MessageBody="x", MessageGroupId="g",
                  **INVALID_PARAMETER, message=NO_DEDUP)
+    # AWS-recorded (test_send_batch_missing_deduplication_id_for_fifo_queue): the whole batch fails.
+    expect_error(sqs, sqs.send_message_batch, QueueUrl=fifo, Entries=[
+        {"Id": "a", "MessageBody": "x", "MessageGroupId": "g", "MessageDeduplicationId": "d"},
+        {"Id": "b", "MessageBody": "y", "MessageGroupId": "g"},
+    ], **INVALID_PARAMETER, message=NO_DEDUP)
 
 
 def test_per_message_delay_is_rejected_and_the_queue_delay_applies(sqs, fifo_factory, advance):
@@ -152,9 +161,10 @@ def test_per_message_delay_is_rejected_and_the_queue_delay_applies(sqs, fifo_fac
         "Reason: The request include parameter that is not valid for this queue type.",
     )
     send(sqs, url, "late")
-    assert counts(sqs, url) == (0, 0, 1)
+    send(sqs, url, "zero", DelaySeconds=0)  # AWS-recorded: 0 is allowed and means the queue's delay
+    assert counts(sqs, url) == (0, 0, 2)
     advance(5)
-    assert bodies(receive(sqs, url)) == ["late"]
+    assert bodies(receive(sqs, url, MaxNumberOfMessages=10)) == ["late", "zero"]
 
 
 @pytest.mark.parametrize("name", ["MessageGroupId", "MessageDeduplicationId"])
@@ -168,13 +178,22 @@ def test_group_and_dedup_ids_are_1_to_128_alphanumeric_or_punctuation(sqs_unchec
 def test_punctuation_is_allowed_in_group_and_dedup_ids(sqs, fifo):
     token = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" + "a" * 96
     send(sqs, fifo, "x", group=token, dedup=token)
-    message = receive_one(sqs, fifo, MessageSystemAttributeNames=["MessageGroupId", "MessageDeduplicationId"])
+    message = receive_one(sqs, fifo, AttributeNames=["MessageGroupId", "MessageDeduplicationId"])
     assert message["Attributes"] == {"MessageGroupId": token, "MessageDeduplicationId": token}
 
 
 def test_dedup_id_on_a_standard_queue_is_rejected(sqs, queue):
     expect_error(sqs, sqs.send_message, QueueUrl=queue, MessageBody="x", MessageDeduplicationId="d",
-                 **INVALID_PARAMETER, message_contains="MessageDeduplicationId")
+                 **INVALID_PARAMETER, message="Value d for parameter MessageDeduplicationId is invalid. "
+                 "Reason: The request include parameter that is not valid for this queue type.")
+
+
+def test_invalid_group_id_message_is_awss(sqs_unchecked, queue):
+    """AWS-recorded (test_send_message_to_standard_queue_with_invalid_message_group_id[spaces])."""
+    expect_error(sqs_unchecked, sqs_unchecked.send_message, QueueUrl=queue, MessageBody="x",
+                 MessageGroupId="group 123", **INVALID_PARAMETER,
+                 message="Value group 123 for parameter MessageGroupId is invalid. Reason: MessageGroupId can only "
+                 "include alphanumeric and punctuation characters. 1 to 128 in length.")
 
 
 # -- groups and order ---------------------------------------------------------------------
@@ -184,6 +203,35 @@ def test_one_receive_takes_several_messages_of_a_group_in_order_and_several_grou
     for body, group in [("a1", "a"), ("b1", "b"), ("a2", "a"), ("c1", "c"), ("b2", "b")]:
         send(sqs, fifo, body, group=group)
     assert bodies(receive(sqs, fifo, MaxNumberOfMessages=10)) == ["a1", "a2", "b1", "b2", "c1"]
+
+
+def test_groups_just_received_from_go_behind_the_others(sqs, fifo):
+    """AWS-recorded (LocalStack's test_fifo_receive_message_with_zero_visibility_timeout)."""
+    for body in ("g1-m1", "g2-m1", "g2-m2", "g3-m1", "g1-m2"):
+        send(sqs, fifo, body, group=body[:2])
+    assert bodies(receive(sqs, fifo, MaxNumberOfMessages=3, VisibilityTimeout=0)) == ["g1-m1", "g1-m2", "g2-m1"]
+    assert bodies(receive(sqs, fifo, MaxNumberOfMessages=10)) == ["g3-m1", "g1-m1", "g1-m2", "g2-m1", "g2-m2"]
+
+
+def test_messages_before_the_first_inflight_one_are_receivable(sqs, fifo):
+    """AWS-recorded (test_fifo_message_group_visibility_after_terminate_visibility_timeout):
+    receive g1-m1 and g1-m2, return g1-m1: the next receive gives g2-m1 and g1-m1."""
+    for body in ("g1-m1", "g1-m2", "g2-m1"):
+        send(sqs, fifo, body, group=body[:2])
+    first, _ = receive(sqs, fifo, MaxNumberOfMessages=2)
+    sqs.change_message_visibility(QueueUrl=fifo, ReceiptHandle=first["ReceiptHandle"], VisibilityTimeout=0)
+    assert bodies(receive(sqs, fifo, MaxNumberOfMessages=3)) == ["g2-m1", "g1-m1"]
+
+
+@pytest.mark.parametrize("extended, expected", [(0, []), (1, ["foo"]), (2, ["foo", "bar"])])
+def test_an_extended_message_hides_those_after_it(sqs, fifo, advance, extended, expected):
+    """AWS-recorded (test_fifo_group_visibility_extends_with_change_message_visibility)."""
+    for body in ("foo", "bar", "baz"):
+        send(sqs, fifo, body, group="1")
+    taken = receive(sqs, fifo, MaxNumberOfMessages=3, VisibilityTimeout=1)
+    sqs.change_message_visibility(QueueUrl=fifo, ReceiptHandle=taken[extended]["ReceiptHandle"], VisibilityTimeout=4)
+    advance(2.5)
+    assert bodies(receive(sqs, fifo, MaxNumberOfMessages=10)) == expected
 
 
 def test_a_group_is_locked_while_a_message_of_it_is_in_flight(sqs, make_client, fifo):
@@ -253,7 +301,7 @@ def test_content_based_dedup_hashes_the_body_and_an_explicit_id_overrides(sqs, f
                              MessageAttributes={"a": {"DataType": "String", "StringValue": "attributes do not count"}})
     explicit = sqs.send_message(QueueUrl=url, MessageBody="same", MessageGroupId="g", MessageDeduplicationId="x")
     assert again["MessageId"] == first["MessageId"] != explicit["MessageId"]
-    messages = receive(sqs, url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["MessageDeduplicationId"])
+    messages = receive(sqs, url, MaxNumberOfMessages=10, AttributeNames=["MessageDeduplicationId"])
     assert [m["Attributes"]["MessageDeduplicationId"] for m in messages] == [hashlib.sha256(b"same").hexdigest(), "x"]
 
 
@@ -287,13 +335,13 @@ def test_sequence_numbers_are_20_digits_strictly_increasing_and_received(sqs, fi
     numbers.append(batch["Successful"][0]["SequenceNumber"])
     assert all(len(n) == 20 and n.isdigit() for n in numbers)
     assert [int(n) for n in numbers] == sorted({int(n) for n in numbers})
-    received = receive(sqs, fifo, MaxNumberOfMessages=10, MessageSystemAttributeNames=["SequenceNumber"])
+    received = receive(sqs, fifo, MaxNumberOfMessages=10, AttributeNames=["SequenceNumber"])
     assert sorted(m["Attributes"]["SequenceNumber"] for m in received) == sorted(numbers)
 
 
 def test_standard_queue_drops_sequence_number_and_has_none_on_send(sqs, queue):
     assert "SequenceNumber" not in sqs.send_message(QueueUrl=queue, MessageBody="x")
-    message = receive_one(sqs, queue, MessageSystemAttributeNames=["SequenceNumber", "SentTimestamp"])
+    message = receive_one(sqs, queue, AttributeNames=["SequenceNumber", "SentTimestamp"])
     assert set(message["Attributes"]) == {"SentTimestamp"}
 
 
@@ -311,12 +359,22 @@ def test_retry_with_the_same_attempt_id_gets_the_same_messages_and_handles(sqs, 
     assert counts(sqs, fifo) == (0, 2, 0)
 
 
-def test_attempt_id_after_a_delete_is_a_new_receive(sqs, fifo):
+def test_attempt_id_after_a_delete_is_not_retryable(sqs, fifo, advance):
+    """Real AWS output (aws/aws-sdk-java#2613): a reused id whose messages changed."""
     send(sqs, fifo, "a1", group="a")
-    send(sqs, fifo, "b1", group="b")
     first = receive(sqs, fifo, MaxNumberOfMessages=1, ReceiveRequestAttemptId="attempt-2")
     sqs.delete_message(QueueUrl=fifo, ReceiptHandle=first[0]["ReceiptHandle"])
-    assert bodies(receive(sqs, fifo, MaxNumberOfMessages=1, ReceiveRequestAttemptId="attempt-2")) == ["b1"]
+    expect_error(sqs, sqs.receive_message, QueueUrl=fifo, ReceiveRequestAttemptId="attempt-2", **INVALID_PARAMETER,
+                 message="Value attempt-2 for parameter ReceiveRequestAttemptId is invalid. Reason: The "
+                 "receiveRequestAttemptId is not valid anymore since the receive call is not retryable.")
+    advance(300)  # the id is forgotten after 5 minutes
+    assert receive(sqs, fifo, ReceiveRequestAttemptId="attempt-2") == []
+
+
+def test_attempt_id_on_a_standard_queue_is_ignored(sqs, queue):
+    sqs.send_message(QueueUrl=queue, MessageBody="x")
+    assert len(receive(sqs, queue, ReceiveRequestAttemptId="a")) == 1
+    assert receive(sqs, queue, ReceiveRequestAttemptId="a") == []
 
 
 def test_attempt_id_is_validated(sqs_unchecked, fifo):
@@ -336,8 +394,10 @@ def test_expired_handle_is_an_error_for_delete_and_visibility_change(sqs, fifo, 
     expect_error(sqs, sqs.change_message_visibility, QueueUrl=fifo, ReceiptHandle=handle, VisibilityTimeout=10,
                  **INVALID_PARAMETER, message=expired)
     assert counts(sqs, fifo) == (1, 0, 0)
+    # A batch entry says it otherwise (real AWS output, smaskalik/sqsmover#54).
     failed = sqs.delete_message_batch(QueueUrl=fifo, Entries=[{"Id": "a", "ReceiptHandle": handle}])["Failed"]
-    assert failed == [{"Id": "a", "SenderFault": True, "Code": "InvalidParameterValue", "Message": expired}]
+    assert failed == [{"Id": "a", "SenderFault": True, "Code": "ReceiptHandleIsInvalid",
+                       "Message": "The receipt handle has expired"}]
 
 
 # -- fair queues: MessageGroupId on a standard queue ------------------------------------------
@@ -345,7 +405,7 @@ def test_expired_handle_is_an_error_for_delete_and_visibility_change(sqs, fifo, 
 
 def test_group_id_on_a_standard_queue_is_a_tenant_returned_as_a_system_attribute(sqs, queue):
     sqs.send_message(QueueUrl=queue, MessageBody="x", MessageGroupId="tenant-1")
-    message = receive_one(sqs, queue, MessageSystemAttributeNames=["MessageGroupId"])
+    message = receive_one(sqs, queue, AttributeNames=["MessageGroupId"])
     assert message["Attributes"] == {"MessageGroupId": "tenant-1"}
 
 

@@ -42,7 +42,7 @@ def test_groups_keep_order_and_are_never_held_twice(sqs, make_client, queue_fact
             while not done.is_set() and time.monotonic() < deadline:
                 messages = client.receive_message(
                     QueueUrl=url, MaxNumberOfMessages=10,  # short polls: the server clock is manual
-                    MessageSystemAttributeNames=["MessageGroupId"]).get("Messages", [])
+                    AttributeNames=["MessageGroupId"]).get("Messages", [])
                 if not messages:
                     continue
                 groups = {m["Attributes"]["MessageGroupId"] for m in messages}

@@ -55,11 +55,12 @@ ERRORS: dict[str, ErrorSpec] = {
 class SqsError(Exception):
     """An SQS error: ``name`` is a key of ERRORS; the protocol layer renders it."""
 
-    def __init__(self, name: str, message: str):
+    def __init__(self, name: str, message: str, batch_form: "SqsError | None" = None):
         super().__init__(message)
         self.spec = ERRORS[name]
         self.name = name
         self.message = message
+        self.batch_form = batch_form  # how a batch entry reports it, where AWS words it differently
 
     @property
     def code(self) -> str:

@@ -10,6 +10,7 @@ from engine_support import ACCOUNT, REGION, Poller, counts, make_message, send, 
 
 from emulator.engine.fifo import DEDUP_WINDOW
 from emulator.engine.message import State
+from emulator.errors import SqsError
 
 
 @pytest.fixture
@@ -59,13 +60,41 @@ def test_order_within_a_group_holds_after_a_redelivery(fifo, clock):
     assert [d.receive_count for d in again] == [2, 2, 1]
 
 
-def test_a_group_stays_locked_until_every_inflight_message_is_back(fifo, clock):
+def test_a_group_is_blocked_from_its_first_inflight_message_on(fifo):
+    """AWS-recorded (LocalStack's test_fifo_message_group_visibility_after_terminate_visibility_timeout
+    and ..._extends_with_change_message_visibility): messages before the first in-flight
+    one may be received again, the ones after it wait."""
     sent(fifo, "a", "a1", "a2", "a3")
-    first, second = fifo.receive(2, 30, 0)
-    fifo.change_visibility(first.receipt_handle, 0)  # a1 visible, a2 still in flight
+    first, second, third = fifo.receive(3, 30, 0)
+    fifo.change_visibility(first.receipt_handle, 0)  # a1 visible again, a2 and a3 in flight
+    [again] = fifo.receive(10, 30, 0)
+    assert again.message.body == "a1"
+    fifo.change_visibility(third.receipt_handle, 0)  # a3 visible, behind a1 and a2 in flight
     assert fifo.receive(10, 30, 0) == []
     fifo.delete(second.receipt_handle)
-    assert bodies(fifo.receive(10, 30, 0)) == ["a1", "a3"]
+    assert fifo.receive(10, 30, 0) == []  # a1 still in flight
+    fifo.delete(again.receipt_handle)
+    assert bodies(fifo.receive(10, 30, 0)) == ["a3"]
+
+
+@pytest.mark.parametrize("extended, expected", [(0, []), (1, ["foo"]), (2, ["foo", "bar"])])
+def test_the_extended_message_and_those_after_it_stay_hidden(fifo, clock, extended, expected):
+    """AWS-recorded (test_fifo_group_visibility_extends_with_change_message_visibility):
+    three received with VisibilityTimeout 1, one extended to 4 s, a receive after 2.5 s."""
+    sent(fifo, "1", "foo", "bar", "baz")
+    deliveries = fifo.receive(3, 1, 0)
+    fifo.change_visibility(deliveries[extended].receipt_handle, 4)
+    clock.advance(2.5)
+    assert bodies(fifo.receive(10, 30, 0)) == expected
+
+
+def test_groups_just_received_from_go_behind_the_others(fifo):
+    """AWS-recorded (test_fifo_receive_message_with_zero_visibility_timeout): sends g1-m1,
+    g2-m1, g2-m2, g3-m1, g1-m2; a receive of 3 with VisibilityTimeout 0, then one of 10."""
+    for body in ("g1-m1", "g2-m1", "g2-m2", "g3-m1", "g1-m2"):
+        send(fifo, body, group_id=body[:2], dedup_id=body)
+    assert bodies(fifo.receive(3, 0, 0)) == ["g1-m1", "g1-m2", "g2-m1"]
+    assert bodies(fifo.receive(10, 30, 0)) == ["g3-m1", "g1-m1", "g1-m2", "g2-m1", "g2-m2"]
 
 
 def test_ready_groups_are_served_oldest_first_and_locked_groups_skipped(fifo):
@@ -203,13 +232,20 @@ def test_retry_with_the_same_attempt_id_returns_the_same_messages_and_handles(fi
     assert counts(fifo) == (2, 0, 0)
 
 
-def test_attempt_id_after_a_message_changed_is_a_fresh_receive(fifo):
+@pytest.mark.parametrize("change", ["delete", "visibility"])
+def test_attempt_id_after_a_message_changed_is_not_retryable(fifo, change):
     sent(fifo, "a", "a1", "a2")
-    sent(fifo, "b", "b1")
     first = fifo.receive(2, 30, 0, attempt_id="try-1")
-    fifo.delete(first[0].receipt_handle)
-    retry = fifo.receive(10, 30, 0, attempt_id="try-1")
-    assert bodies(retry) == ["b1"]  # group a still has a2 in flight
+    if change == "delete":
+        fifo.delete(first[0].receipt_handle)
+    else:
+        fifo.change_visibility(first[1].receipt_handle, 60)
+    with pytest.raises(SqsError) as info:
+        fifo.receive(10, 30, 0, attempt_id="try-1")
+    assert info.value.message == (
+        "Value try-1 for parameter ReceiveRequestAttemptId is invalid. "
+        "Reason: The receiveRequestAttemptId is not valid anymore since the receive call is not retryable."
+    )
 
 
 def test_attempt_id_is_forgotten_after_five_minutes(fifo, clock):
@@ -238,5 +274,13 @@ def test_poison_message_blocks_its_group_then_moves_with_its_group_and_fresh_enq
     assert source.stats.dead_lettered == 1
     [moved] = dlq.receive(1, 30, 0)
     assert moved.message.body == "poison" and moved.message.group_id == "a"
+    assert moved.message.dedup_id == moved.message.id  # AWS: the original message's id
     assert moved.message.sent_at == clock.now() and moved.receive_count == 3
     assert moved.message.dead_letter_source == source.arn
+
+
+def test_purge_forgets_deduplication_ids(fifo):
+    send(fifo, "one", group_id="g", dedup_id="d1")
+    fifo.purge()
+    send(fifo, "again", group_id="g", dedup_id="d1")
+    assert bodies(fifo.receive(10, 30, 0)) == ["again"]

@@ -19,6 +19,7 @@ from compat_tests.oracle.engine import ABSENT
 REF = "shared/docs/sqs-reference.md"
 RESEARCH = "docs/research/aws_facts.md"
 DLQ_RESEARCH = "docs/research/aws_dlq_facts.md"
+FIFO_RESEARCH = "docs/research/aws_fifo_facts.md"
 API = "https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference"
 GUIDE = "https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide"
 
@@ -94,8 +95,61 @@ _DEVIATIONS = [
         "AWS keeps tracking the id for the whole 5-minute interval, even after the message is received and deleted.",
         f"{GUIDE}/using-messagededuplicationid-property.html; {API}/API_SendMessage.html "
         f"(MessageDeduplicationId); {REF} §1.8",
-        ("body.Messages*", "body.MessageId", "body.SequenceNumber"),
+        ("body", "body.Messages*", "body.MessageId", "body.SequenceNumber"),
         {},
+    ),
+    Deviation(
+        "moto-fifo-type-change-accepted",
+        "moto accepts SetQueueAttributes FifoQueue=false on a FIFO queue (200) and then lists neither FifoQueue nor "
+        "ContentBasedDeduplication; AWS refuses with InvalidAttributeValue 'Invalid value for the parameter "
+        "FifoQueue. Reason: Modifying queue type is not supported.' and the queue stays FIFO.",
+        f"{FIFO_RESEARCH} Q1 (LocalStack's test_set_unsupported_attribute_fifo, recorded against AWS); "
+        f"{RESEARCH} Q4; {REF} §1.5",
+        ("*",),
+        {"error.Code": lambda v: v in ("InvalidAttributeValue", ABSENT),
+         "body.Attributes.FifoQueue": lambda v: v in ("true", ABSENT)},
+        ops=("SetQueueAttributes", "GetQueueAttributes"),
+    ),
+    Deviation(
+        "moto-fifo-batch-missing-group-code",
+        "moto answers a FIFO SendMessageBatch with an entry lacking MessageGroupId with MissingParameter; AWS fails "
+        "the whole batch with InvalidParameterValue and the same text.",
+        f"{REF} §2 ('MissingParameter on SendMessage, but InvalidParameterValue inside SendMessageBatch'); "
+        f"{FIFO_RESEARCH} Q3 (LocalStack's AWS-validated test_send_batch_missing_message_group_id_for_fifo_queue)",
+        ("error.Code", "error.QueryErrorCode"),
+        {"error.Code": "InvalidParameterValue"},
+        ops=("SendMessageBatch",),
+    ),
+    Deviation(
+        "moto-no-sequence-number-on-send",
+        "moto's JSON SendMessage response to a FIFO queue has no SequenceNumber; AWS returns it on every FIFO send "
+        "(the same value the message later carries as its SequenceNumber attribute).",
+        f"{API}/API_SendMessage.html (SequenceNumber); {FIFO_RESEARCH} Q6 (LocalStack's test_fifo_message_attributes, "
+        "recorded against AWS)",
+        ("body.SequenceNumber",),
+        {"body.SequenceNumber": lambda v: isinstance(v, str) and len(v) == 20 and v.isdigit() or v == "<seq:str>"},
+        ops=("SendMessage",),
+    ),
+    Deviation(
+        "moto-duplicate-gets-a-new-message-id",
+        "moto answers a duplicate FIFO send (same deduplication id within 5 minutes) with a fresh MessageId; AWS "
+        "answers with the original message's MessageId and SequenceNumber and enqueues nothing. The ids of later "
+        "messages in the scenario are numbered differently as a consequence.",
+        f"{API}/API_SendMessage.html (MessageDeduplicationId: 'accepted successfully but aren't delivered'); "
+        f"{FIFO_RESEARCH} Q5 (faiscadev/fakecloud#1569, floci-io/floci#901)",
+        ("body.MessageId", "body.SequenceNumber", "body.Messages.*.MessageId"),
+        {},
+    ),
+    Deviation(
+        "moto-dlq-type-mismatch-accepted",
+        "moto accepts a RedrivePolicy whose dead-letter queue is of the other type (FIFO for standard or the "
+        "reverse); AWS refuses: 'Value ... for parameter RedrivePolicy is invalid. Reason: Dead-letter queue must "
+        "be same type of queue as the source..' (AWS's double period).",
+        f"{GUIDE}/sqs-dead-letter-queues.html ('The dead-letter queue of a FIFO queue must also be a FIFO queue'); "
+        f"{FIFO_RESEARCH} Q9 (real AWS output in a terraform log); {REF} §1.11",
+        ("*",),
+        _error("InvalidParameterValue", 400, "InvalidParameterValueException"),
+        ops=("SetQueueAttributes",),
     ),
     Deviation(
         "moto-no-message-move-tasks",

@@ -170,9 +170,11 @@ scenario("attribute-errors", [
 
 scenario("fifo-queue-type-is-fixed", [
     step("SetQueueAttributes", "to-standard", QueueUrl="${q.fifo.url}", Attributes={"FifoQueue": "false"}, aws=IAV),
+    step("SetQueueAttributes", "still-fifo", QueueUrl="${q.fifo.url}", Attributes={"FifoQueue": "true"}, aws=OK),
     step("SetQueueAttributes", "cbd", QueueUrl="${q.fifo.url}", Attributes={"ContentBasedDeduplication": "true"}, aws=OK),
-    step("GetQueueAttributes", "get", QueueUrl="${q.fifo.url}", AttributeNames=["ContentBasedDeduplication", "FifoQueue"]),
-], queues={"q.fifo": FIFO}, needs=("fifo",))
+    step("GetQueueAttributes", "get", QueueUrl="${q.fifo.url}", AttributeNames=["ContentBasedDeduplication", "FifoQueue"],
+         aws={"body.Attributes.FifoQueue": "true", "body.Attributes.ContentBasedDeduplication": "true"}),
+], queues={"q.fifo": FIFO}, allow=[Allow("moto-fifo-type-change-accepted", ("to-standard", "get"))], needs=("fifo",))
 
 scenario("policy-attribute", [
     step("SetQueueAttributes", "set", QueueUrl="${q.url}", Attributes={"Policy": json.dumps({
@@ -367,9 +369,8 @@ scenario("fifo-send-errors", [
     step("SendMessage", "delay", QueueUrl="${q.fifo.url}", MessageBody="x", MessageGroupId="g",
          MessageDeduplicationId="d", DelaySeconds=2, aws=IPV),
     step("SendMessageBatch", "batch-no-group", QueueUrl="${q.fifo.url}",
-         Entries=[{"Id": "a", "MessageBody": "x", "MessageDeduplicationId": "d"}],
-         aws={"status": 200, "body.Failed.0.Code": "InvalidParameterValue"}),
-], queues={"q.fifo": FIFO}, allow=["moto-sender-fault-string"], needs=("fifo",))
+         Entries=[{"Id": "a", "MessageBody": "x", "MessageDeduplicationId": "d"}], aws=IPV),
+], queues={"q.fifo": FIFO}, allow=[Allow("moto-fifo-batch-missing-group-code", ("batch-no-group",))], needs=("fifo",))
 
 scenario("fifo-deduplication", [
     step("SendMessage", "first", QueueUrl="${q.fifo.url}", MessageBody="same", MessageGroupId="g"),
@@ -377,7 +378,9 @@ scenario("fifo-deduplication", [
     step("SendMessage", "explicit-id", QueueUrl="${q.fifo.url}", MessageBody="same", MessageGroupId="g",
          MessageDeduplicationId="other"),
     receive("receive", QueueUrl="${q.fifo.url}", MaxNumberOfMessages=10, MessageSystemAttributeNames=["MessageDeduplicationId"]),
-], queues={"q.fifo": FIFO_CBD}, needs=("fifo",))
+], queues={"q.fifo": FIFO_CBD}, allow=[
+    Allow("moto-no-sequence-number-on-send", ("first", "duplicate", "explicit-id")),
+    Allow("moto-duplicate-gets-a-new-message-id", ("duplicate", "explicit-id", "receive"))], needs=("fifo",))
 
 scenario("fifo-deduplication-outlives-delete", [
     step("SendMessage", "first", QueueUrl="${q.fifo.url}", MessageBody="once", MessageGroupId="g", MessageDeduplicationId="d"),
@@ -473,7 +476,8 @@ scenario("redrive-policy-errors", [
 scenario("redrive-policy-type-mismatch", [
     step("SetQueueAttributes", "fifo-target", QueueUrl="${src.url}",
          Attributes={"RedrivePolicy": redrive("${f.fifo.arn}")}, aws=IPV),
-], queues={"f.fifo": FIFO, "src": {}}, needs=("fifo",))
+], queues={"f.fifo": FIFO, "src": {}}, allow=[Allow("moto-dlq-type-mismatch-accepted", ("fifo-target",))],
+    needs=("fifo",))
 
 scenario("redrive-allow-policy", [
     step("SetQueueAttributes", "by-queue", QueueUrl="${dlq.url}", Attributes={"RedriveAllowPolicy": json.dumps(

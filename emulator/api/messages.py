@@ -34,6 +34,8 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
         try:
             accepted.append(_new_message(ctx, queue, entry, in_batch=True))
         except SqsError as error:
+            if queue.fifo:
+                raise  # AWS fails a FIFO batch as a whole (recorded for missing group and dedup ids)
             failed.append(_failure(entry["Id"], error))
             continue
         ids.append(entry["Id"])
@@ -114,20 +116,21 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
                 "The queue should either have ContentBasedDeduplication enabled or "
                 "MessageDeduplicationId provided explicitly"
             )
-        if "DelaySeconds" in entry:
+        if entry.get("DelaySeconds"):  # 0 is allowed: it means the queue's delay (AWS-recorded)
             raise invalid_parameter(
                 f"Value {entry['DelaySeconds']} for parameter DelaySeconds is invalid. "
                 "Reason: The request include parameter that is not valid for this queue type."
             )
     elif dedup_id is not None:
         raise invalid_parameter(
-            "The request include parameter MessageDeduplicationId which is not valid for this queue type"
+            f"Value {dedup_id} for parameter MessageDeduplicationId is invalid. "
+            "Reason: The request include parameter that is not valid for this queue type."
         )
     if group_id is not None:  # on a standard queue: a fair-queue tenant
         validation.group_or_dedup_id("MessageGroupId", group_id)
     if dedup_id is not None:
         validation.group_or_dedup_id("MessageDeduplicationId", dedup_id)
-    delay = entry.get("DelaySeconds", queue.delay_seconds)
+    delay = queue.delay_seconds if queue.fifo else entry.get("DelaySeconds", queue.delay_seconds)
     if not 0 <= delay <= MAX_DELAY_SECONDS:
         raise invalid_parameter(
             f"Value {delay} for parameter DelaySeconds is invalid. "
@@ -276,6 +279,7 @@ def _batch_result(successful: list, failed: list) -> dict:
 
 
 def _failure(entry_id: str, error: SqsError) -> dict:
+    error = error.batch_form or error
     # A batch entry's problem reads "cannot be validated" where a single call says "are invalid".
     message = error.message.replace("One or more parameters are invalid.", "One or more parameters cannot be validated.")
     return {"Id": entry_id, "SenderFault": error.spec.sender_fault, "Code": error.code, "Message": message}

@@ -58,7 +58,7 @@ def get_queue_attributes(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
     names = params.get("AttributeNames") or ()
     for name in names:
-        if name != "All" and name not in queue_attributes.READABLE:
+        if name != "All" and not queue_attributes.readable(name, queue.fifo):
             raise queue_attributes.unknown_attribute(name)
     everything = _attributes(queue)
     selected = everything if "All" in names else {n: everything[n] for n in names if n in everything}

@@ -86,8 +86,13 @@ COMPUTED = (
     "LastModifiedTimestamp",
 )
 
-# GetQueueAttributes may ask for any of these; a FIFO-only name on a standard queue gets nothing.
-READABLE = frozenset(SETTINGS) | frozenset(COMPUTED)
+def readable(name: str, fifo: bool) -> bool:
+    """Whether GetQueueAttributes may ask for `name`: a FIFO-only name on a standard
+    queue is unknown there (AWS, confirmed in aws/aws-sdk-ruby#1350)."""
+    if name in COMPUTED:
+        return True
+    setting = SETTINGS.get(name)
+    return setting is not None and (fifo or not setting.fifo_only)
 
 
 def unknown_attribute(name: str) -> SqsError:
@@ -106,7 +111,8 @@ def validate(attributes: dict[str, str], fifo: bool, current: dict[str, str] | N
             if name in ("FifoQueue", "ContentBasedDeduplication"):
                 raise unknown_attribute(name)
             raise SqsError("InvalidAttributeName", f"You can specify the {name} only when FifoQueue is set to true.")
-        if name == "FifoQueue" and current is not None:
+        if name == "FifoQueue" and current is not None and str(value).lower() != "true":
+            # FifoQueue=true on a FIFO queue is a no-op (AWS-recorded).
             raise SqsError(
                 "InvalidAttributeValue",
                 "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",

@@ -145,7 +145,7 @@ class Broker:
         elif self.queue_by_arn(policy.target_arn) is None:
             reason = "Dead letter target does not exist."
         elif self.queue_by_arn(policy.target_arn).fifo != source_fifo:
-            reason = "Dead-letter queue must be same type of queue as the source."
+            reason = "Dead-letter queue must be same type of queue as the source.."  # AWS's double period
         if reason:
             raise invalid_parameter(f"Value {text} for parameter RedrivePolicy is invalid. Reason: {reason}")
         target = self.queue_by_arn(policy.target_arn)

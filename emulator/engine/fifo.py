@@ -1,12 +1,18 @@
 """The FIFO queue: message groups, deduplication, sequence numbers, receive attempts.
 
 Order within a group is send order, also after a redelivery: each group keeps
-its visible messages in a heap by arrival. While any message of a group is in
-flight, no other message of it is delivered. Groups that could deliver (a
-visible message, none in flight) wait in one heap keyed by their oldest
-message, so a receive finds the next ready group in O(log groups) and never
-walks messages or groups; it takes that group's messages in order, then the
-next ready group's.
+its visible messages in a heap by arrival. A group is blocked from its first
+in-flight message onward: its visible messages sent before that one may be
+received, those after it wait (AWS-recorded: receive m1 and m2 of a group,
+return m1 with ChangeMessageVisibility 0, and m1 is receivable while m2 is
+still in flight). One receive takes a group's deliverable messages in order,
+then the next group's.
+
+Groups wait in the order they became ready, a group just received from going
+behind the others (AWS-recorded: g1, g2, g3 ready; a receive of g1's and one
+of g2's messages with VisibilityTimeout 0; the next receive starts with g3).
+The ready groups are a deque checked lazily, so a receive finds the next one
+in O(1) and never walks messages or groups.
 
 Deduplication ids and receive-attempt ids live AWS's 5 minutes in expiring
 maps driven by the one scheduler.
@@ -14,41 +20,57 @@ maps driven by the one scheduler.
 
 import hashlib
 import heapq
+from collections import deque
 
 from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
 from emulator.engine.message import Delivery, Message, State
 from emulator.engine.queue import Queue, Sent
+from emulator.errors import invalid_parameter
 
 DEDUP_WINDOW = 300.0
 ATTEMPT_WINDOW = 300.0
 # Sequence numbers are 20 digits, as AWS's are, and strictly increase per queue.
 SEQUENCE_BASE = 10**19
 COMPACT_AFTER = 1024
+NEVER = float("inf")
 
 
 class _Group:
-    __slots__ = ("heap", "inflight")
+    __slots__ = ("visible", "inflight", "queued")
 
     def __init__(self):
-        self.heap: list[tuple[int, Message]] = []  # (seq, message) of its visible messages
-        self.inflight = 0
+        self.visible: list[tuple[int, Message]] = []  # heap (seq, message) of its visible messages
+        self.inflight: list[tuple[int, Message]] = []  # heap (seq, message) of its messages in flight
+        self.queued = False  # in the ready deque
 
+    def first_visible(self) -> int | None:
+        """Seq of its oldest visible message, dropping entries of messages no longer visible."""
+        heap = self.visible
+        while heap and heap[0][1].state is not State.VISIBLE:
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
 
-def _top(heap: list[tuple[int, Message]]) -> int | None:
-    """Seq of the oldest visible message in heap, dropping entries of gone ones."""
-    while heap and heap[0][1].state is not State.VISIBLE:
-        heapq.heappop(heap)
-    return heap[0][0] if heap else None
+    def first_inflight(self) -> float:
+        heap = self.inflight
+        while heap and heap[0][1].state is not State.INFLIGHT:
+            heapq.heappop(heap)
+        return heap[0][0] if heap else NEVER
+
+    def ready(self) -> bool:
+        first = self.first_visible()
+        return first is not None and first < self.first_inflight()
+
+    def empty(self) -> bool:
+        return self.first_visible() is None and self.first_inflight() is NEVER
 
 
 class GroupOrder:
-    """Visible messages of a FIFO queue by group; a group is ready while none of it is in flight."""
+    """Visible messages of a FIFO queue by group, and the groups ready to deliver."""
 
     def __init__(self):
         self._groups: dict[str, _Group] = {}
-        # (seq, group) for ready groups' oldest visible message; stale entries are skipped.
-        self._ready: list[tuple[int, str]] = []
+        self._ready: deque[str] = deque()  # each group at most once (its `queued` flag)
         self._live = 0
         self._gone = 0
 
@@ -58,9 +80,8 @@ class GroupOrder:
         group = self._groups.get(key)
         if group is None:
             group = self._groups[key] = _Group()
-        if not group.inflight and (not group.heap or message.seq < group.heap[0][0]):
-            heapq.heappush(self._ready, (message.seq, key))
-        heapq.heappush(group.heap, (message.seq, message))
+        heapq.heappush(group.visible, (message.seq, message))
+        self._file(key, group)
 
     def discard(self, message: Message) -> None:
         self._live -= 1
@@ -69,78 +90,76 @@ class GroupOrder:
             self._compact()
 
     def taken(self, message: Message) -> None:
-        self._groups[message.group_id].inflight += 1
+        heapq.heappush(self._groups[message.group_id].inflight, (message.seq, message))
 
     def released(self, message: Message) -> bool:
-        """True when the group became ready."""
+        """The message left the in-flight state: True when its group became ready."""
         key = message.group_id
         group = self._groups[key]
-        group.inflight -= 1
-        if group.inflight:
-            return False
-        top = _top(group.heap)
-        if top is None:
+        if group.empty():
             del self._groups[key]
             return False
-        heapq.heappush(self._ready, (top, key))
-        return True
+        return self._file(key, group)
 
     def available(self) -> bool:
         return self._peek_ready() is not None
 
     def pick(self):
-        """Messages in the order receive takes them: a ready group's in order, then the next group's."""
+        """Messages in the order receive takes them: a ready group's deliverable ones, then the next group's."""
         while True:
-            key = self._pop_ready()
+            key = self._peek_ready()
             if key is None:
                 return
+            self._ready.popleft()
             group = self._groups[key]
+            group.queued = False
+            # Messages taken by this receive do not block the ones after them.
+            limit = group.first_inflight()
             try:
-                while _top(group.heap) is not None:
+                while (first := group.first_visible()) is not None and first < limit:
                     self._live -= 1
-                    yield heapq.heappop(group.heap)[1]
+                    yield heapq.heappop(group.visible)[1]
             finally:
                 self._settle(key, group)
 
+    def _file(self, key: str, group: _Group) -> bool:
+        if group.queued or not group.ready():
+            return False
+        group.queued = True
+        self._ready.append(key)
+        return True
+
     def _settle(self, key: str, group: _Group) -> None:
-        """After a pick left a group: file it as ready again if it still is, or forget it."""
-        if group.inflight:
-            return
-        top = _top(group.heap)
-        if top is not None:
-            heapq.heappush(self._ready, (top, key))
-        elif self._groups.get(key) is group:
-            del self._groups[key]
+        """After a pick left a group: back of the line if still ready, forgotten if empty."""
+        if group.empty():
+            if self._groups.get(key) is group:
+                del self._groups[key]
+        else:
+            self._file(key, group)
 
     def _peek_ready(self) -> str | None:
-        """The next ready group, dropping stale entries (the group since locked, emptied or re-filed)."""
+        """The first ready group, dropping entries of groups that stopped being ready."""
         while self._ready:
-            seq, key = self._ready[0]
+            key = self._ready[0]
             group = self._groups.get(key)
-            top = _top(group.heap) if group is not None and not group.inflight else None
-            if top == seq:
+            if group is not None and group.ready():
                 return key
-            heapq.heappop(self._ready)
-            if top is not None and top > seq:
-                heapq.heappush(self._ready, (top, key))  # its head went away: re-file it
+            self._ready.popleft()
+            if group is not None:
+                group.queued = False
+                if group.empty():
+                    del self._groups[key]
         return None
 
-    def _pop_ready(self) -> str | None:
-        key = self._peek_ready()
-        if key is not None:
-            heapq.heappop(self._ready)
-        return key
-
     def _compact(self) -> None:
-        self._ready = []
         for key, group in list(self._groups.items()):
-            group.heap = [entry for entry in group.heap if entry[1].state is State.VISIBLE]
-            heapq.heapify(group.heap)
-            if group.heap and not group.inflight:
-                self._ready.append((group.heap[0][0], key))
-            elif not group.heap and not group.inflight:
+            group.visible = [entry for entry in group.visible if entry[1].state is State.VISIBLE]
+            group.inflight = [entry for entry in group.inflight if entry[1].state is State.INFLIGHT]
+            heapq.heapify(group.visible)
+            heapq.heapify(group.inflight)
+            if group.empty():
                 del self._groups[key]
-        heapq.heapify(self._ready)
+        self._ready = deque(key for key in self._ready if key in self._groups)
         self._gone = 0
 
 
@@ -185,7 +204,8 @@ class FifoQueue(Queue):
     def receive(self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None) -> list[Delivery]:
         """A retry with the same ReceiveRequestAttemptId within 5 minutes, while none
         of its messages changed, answers the same messages and handles and
-        restarts their visibility timeout (ReceiveMessage docs)."""
+        restarts their visibility timeout (ReceiveMessage docs); once one changed,
+        the attempt is no longer retryable."""
         if attempt_id is not None:
             with self._lock:
                 replay = self._replay(attempt_id, visibility_timeout)
@@ -206,8 +226,11 @@ class FifoQueue(Queue):
             for d, nonce, timer in attempt
         )
         if not unchanged:
-            self._attempts.discard(attempt_id)
-            return None
+            # AWS's answer to a reused id whose messages were deleted or had their visibility changed.
+            raise invalid_parameter(
+                f"Value {attempt_id} for parameter ReceiveRequestAttemptId is invalid. "
+                "Reason: The receiveRequestAttemptId is not valid anymore since the receive call is not retryable."
+            )
         now = self._clock.now()
         for delivery, _, _ in attempt:
             if visibility_timeout == 0:
@@ -217,8 +240,18 @@ class FifoQueue(Queue):
         attempt[:] = [(d, d.message.nonce, d.message.timer) for d, _, _ in attempt]  # the window does not restart
         return [delivery for delivery, _, _ in attempt]
 
-    # -- dead letters -------------------------------------------------------
+    # -- dead letters and purges -----------------------------------------------
 
-    def _dead_letter_sent_at(self, message: Message, now: float) -> float:
-        # AWS: a FIFO message's enqueue time resets when it moves to the dead-letter queue.
-        return now
+    def _dead_letter_copy(self, message: Message, now: float) -> tuple[Message, float]:
+        # AWS: in a FIFO dead-letter queue the deduplication id becomes the original
+        # message's id, and the enqueue time resets.
+        copy = message.dead_lettered(self.arn)
+        copy.dedup_id = message.id
+        return copy, now
+
+    def _drop_all(self) -> None:
+        # A purge forgets deduplication ids too: LocalStack's AWS-validated
+        # test_purge_queue_clears_fifo_deduplication_cache (disputed, see docs/research).
+        super()._drop_all()
+        self._dedup.clear()
+        self._attempts.clear()

@@ -372,8 +372,10 @@ class Queue:
         self._messages[message.id] = message
         if sent_at < self._newest_sent_at:
             heapq.heappush(self._older_arrivals, (sent_at, message.id))
-        self._newest_sent_at = max(self._newest_sent_at, sent_at)
-        self._arm_retention()
+        else:
+            self._newest_sent_at = sent_at
+        if self._retention_due is None or sent_at + self.retention_period < self._retention_due:
+            self._arm_retention()  # only a message older than the armed deadline's needs it
         if delay > 0:
             message.state = State.DELAYED
             self._delayed += 1
@@ -390,14 +392,15 @@ class Queue:
         target = self._find_queue(self.redrive.target_arn)
         if target is None or target is self:
             return Transfer.NO_TARGET
-        outcome = self._transfer(message, target, message.dead_lettered(self.arn), self._dead_letter_sent_at(message, now))
+        outcome = self._transfer(message, target, *self._dead_letter_copy(message, now))
         if outcome is Transfer.MOVED:
             self.stats.dead_lettered += 1
         return outcome
 
-    def _dead_letter_sent_at(self, message: Message, now: float) -> float:
-        # A standard queue keeps the original enqueue time, so retention counts from the first send.
-        return message.sent_at
+    def _dead_letter_copy(self, message: Message, now: float) -> tuple[Message, float]:
+        """The message as the dead-letter queue takes it, and its enqueue time there.
+        A standard queue keeps the original, so retention counts from the first send."""
+        return message.dead_lettered(self.arn), message.sent_at
 
     def _transfer(self, message: Message, target: "Queue", replacement: Message, sent_at: float) -> Transfer:
         """Atomically replace `message` (off the ready order) here by `replacement` in `target`."""
