@@ -230,10 +230,9 @@ class Queue:
         handle = receipts.encode(message.id, message.nonce)
         return Delivery(message, handle, message.receive_count, message.first_receive_at)
 
-    def _handle_target(self, handle: str) -> tuple[Message | None, bool]:
-        """The message a handle names here, and whether the handle is its live one;
+    def _handle_target(self, message_id: str, nonce: str) -> tuple[Message | None, bool]:
+        """The message a decoded handle names here, and whether the handle is its latest;
         counts a handle whose receive is over (caller holds the lock)."""
-        message_id, nonce = receipts.decode(handle)
         message = self._messages.get(message_id)
         if message is None:
             return None, False
@@ -245,9 +244,9 @@ class Queue:
     def delete(self, receipt_handle: str) -> None:
         """Delete the message this handle received, as the queue's receipt policy allows.
         A gone message deletes nothing and succeeds, as on AWS."""
-        receipts.decode(receipt_handle)
+        message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._handle_target(receipt_handle)
+            message, latest = self._handle_target(message_id, nonce)
             if message is None:
                 return
             if self._receipts.may_delete(receipt_handle, latest, message.state is State.INFLIGHT):
@@ -258,9 +257,9 @@ class Queue:
                 self.stats.deleted += 1
 
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
-        receipts.decode(receipt_handle)
+        message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._handle_target(receipt_handle)
+            message, latest = self._handle_target(message_id, nonce)
             if message is None:
                 raise receipts.not_available(receipt_handle)
             self._receipts.may_change(receipt_handle, latest, message.state is State.INFLIGHT)
