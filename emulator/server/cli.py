@@ -93,17 +93,18 @@ def main(argv=None) -> None:
     )
     app = EmulatorApp(broker, args.account_id, args.region)
     server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
-    endpoint = f"http://{args.host}:{server.server_port}"
-    print(f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
-          f"{args.clock} clock)", flush=True)
-    print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
 
     def stop(signum, frame):
         # shutdown() waits for serve_forever to return, so it cannot run on the serving thread.
         threading.Thread(target=server.shutdown, daemon=True).start()
 
+    # Before the banner: whoever waits for it may signal at once.
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    endpoint = f"http://{args.host}:{server.server_port}"
+    print(f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
+          f"{args.clock} clock)", flush=True)
+    print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
     try:
         server.serve_forever()
     finally:
