@@ -51,10 +51,10 @@ class Server:
         return stop(self.process)
 
 
-def start_emulator(clock: str, name: str = "emulator") -> Server:
+def start_emulator(clock: str, name: str = "emulator", *options: str) -> Server:
     log_level = "debug" if LOG_DIR else "warning"
     return _start(name, lambda port: ["-m", "emulator", "--host", "127.0.0.1", "--port", str(port),
-                                      "--clock", clock, "--log-level", log_level])
+                                      "--clock", clock, "--log-level", log_level, *options])
 
 
 def start_moto(name: str = "moto") -> Server:
