@@ -16,7 +16,7 @@ def send_message(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
     message, delay = _new_message(ctx, queue, params)
     queue.send([(message, delay)])
-    return _sent(message)
+    return _sent(message, params)
 
 
 def send_message_batch(ctx: Context, params: dict) -> dict:
@@ -37,7 +37,7 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
             failed.append(_failure(entry["Id"], error))
             continue
         accepted.append((message, delay))
-        successful.append({"Id": entry["Id"], **_sent(message)})
+        successful.append({"Id": entry["Id"], **_sent(message, entry)})
     queue.send(accepted)
     return _batch_result(successful, failed)
 
@@ -95,6 +95,10 @@ def _new_message(ctx: Context, queue: Queue, entry: dict) -> tuple[Message, int]
         raise invalid_reason(f"Message must be shorter than {queue.maximum_message_size} bytes.")
     system_attributes = entry.get("MessageSystemAttributes") or {}
     validation.system_attributes(system_attributes)
+    if ctx.trace_header and "AWSTraceHeader" not in system_attributes:
+        # X-Ray's HTTP header becomes the attribute; one given in the request wins.
+        trace = {"DataType": "String", "StringValue": ctx.trace_header}
+        system_attributes = {**system_attributes, "AWSTraceHeader": trace}
     if entry.get("MessageDeduplicationId") is not None:
         raise invalid_parameter(
             "The request include parameter MessageDeduplicationId which is not valid for this queue type"
@@ -127,11 +131,14 @@ def _entry_size(entry: dict) -> int:
     return size
 
 
-def _sent(message: Message) -> dict:
+def _sent(message: Message, entry: dict) -> dict:
     result = {"MessageId": message.id, "MD5OfMessageBody": message.md5_of_body}
     if message.md5_of_attributes:
         result["MD5OfMessageAttributes"] = message.md5_of_attributes
-    system_md5 = digests.md5_of_attributes(message.system_attributes)
+    # The digest of the system attributes the request carried, which is what an
+    # SDK checks (the Kotlin SDK, only when it sent some); a trace that came only
+    # from the X-Amzn-Trace-Id header adds none.
+    system_md5 = digests.md5_of_attributes(entry.get("MessageSystemAttributes") or {})
     if system_md5:
         result["MD5OfMessageSystemAttributes"] = system_md5
     return result

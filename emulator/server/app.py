@@ -46,6 +46,7 @@ class EmulatorApp:
                 base_url=self.base_url(request),
                 default_region=self.region,
                 sender_id=identity.account,  # what AWS shows for root credentials
+                trace_header=request.headers.get("X-Amzn-Trace-Id"),
             )
             response = protocol.serialize_result(wire, operation, api.dispatch(ctx, operation, params), request_id)
         except SqsError as error:
