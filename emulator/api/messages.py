@@ -190,14 +190,14 @@ def _system_attributes(delivery: Delivery, names: set[str]) -> dict[str, str]:
 
 
 def _select_attributes(attributes: dict, names: Any) -> dict:
+    """The attributes MessageAttributeNames selects: All, * or .* for every one,
+    "prefix.*" by plain prefix, otherwise exact names; unknown names select nothing."""
     if not attributes or not names:
         return {}
-    if "All" in names or ".*" in names:
+    if any(name in ("All", "*", ".*") for name in names):
         return attributes
-    prefixes = tuple(name[:-1] for name in names if name.endswith(".*"))
-    return {
-        name: value for name, value in attributes.items() if name in names or (prefixes and name.startswith(prefixes))
-    }
+    prefixes = tuple(name[:-2] for name in names if name.endswith(".*"))
+    return {name: value for name, value in attributes.items() if name in names or name.startswith(prefixes)}
 
 
 def _at_most(params: dict, name: str, high: int, default: int) -> int:
