@@ -107,8 +107,10 @@ def untag_queue(ctx: Context, params: dict) -> dict:
 
 
 def list_queue_tags(ctx: Context, params: dict) -> dict:
-    # AWS answers an untagged queue with "Tags": {} (recorded in LocalStack's AWS snapshots).
-    return {"Tags": dict(ctx.queue(params["QueueUrl"]).tags)}
+    # An untagged queue's answer has no Tags member at all: AWS was recorded so after
+    # UntagQueue removed the last tag (shared/docs/sqs-reference.md section 3).
+    tags = dict(ctx.queue(params["QueueUrl"]).tags)
+    return {"Tags": tags} if tags else {}
 
 
 def add_permission(ctx: Context, params: dict) -> dict:
@@ -160,7 +162,7 @@ def remove_permission(ctx: Context, params: dict) -> dict:
 
 
 def _attributes(queue: Queue) -> dict[str, str]:
-    everything = dict(queue.attributes)
+    everything = queue_attributes.shown(queue.attributes)
     everything["QueueArn"] = queue.arn
     everything["CreatedTimestamp"] = str(queue.created_at)
     everything["LastModifiedTimestamp"] = str(queue.modified_at)
