@@ -43,7 +43,7 @@ def test_the_header_becomes_the_attribute(traced, queue):
 def test_an_explicit_attribute_wins_over_the_header(traced, queue):
     sent = traced.send_message(QueueUrl=queue, MessageBody="traced", MessageSystemAttributes=_system(ATTRIBUTE_TRACE))
     assert sent["MD5OfMessageSystemAttributes"] == ATTRIBUTE_TRACE_MD5
-    message = receive_one(traced, queue, MessageSystemAttributeNames=["All"])
+    message = receive_one(traced, queue, AttributeNames=["All"])
     assert message["Attributes"]["AWSTraceHeader"] == ATTRIBUTE_TRACE
 
 
