@@ -201,12 +201,12 @@ class RawClient:
         finally:
             conn.close()
 
-    def query(self, params: dict, path: str = "/", **kw) -> RawResponse:
+    def query(self, params: dict, path: str = "/", headers: dict | None = None, **kw) -> RawResponse:
         """A query-protocol request: form-encoded POST with Action=..."""
         params = dict(params)
         params.setdefault("Version", "2012-11-05")
         body = urllib.parse.urlencode(params)
-        headers = {"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"}
+        headers = {"Content-Type": "application/x-www-form-urlencoded; charset=utf-8", **(headers or {})}
         return self.request("POST", path, body, headers, **kw)
 
     def json_call(self, operation: str, body, path: str = "/", **kw) -> RawResponse:

@@ -51,7 +51,7 @@ class Server:
         return stop(self.process)
 
 
-def start_emulator(clock: str, name: str = "emulator", options: tuple[str, ...] = ()) -> Server:
+def start_emulator(clock: str, name: str = "emulator", *options: str) -> Server:
     log_level = "debug" if LOG_DIR else "warning"
     return _start(name, lambda port: ["-m", "emulator", "--host", "127.0.0.1", "--port", str(port),
                                       "--clock", clock, "--log-level", log_level, *options])

@@ -78,9 +78,13 @@ def test_more_than_ten_attributes(sqs, queue):
 
 @pytest.mark.parametrize(
     "name",
-    ["AWS.reserved", "aws.lower", "Amazon.reserved", "AMAZON.upper", ".leading", "trailing.", "two..dots",
-     "has space", "star*", "x" * 257],
-    ids=["AWS.", "aws.", "Amazon.", "AMAZON.", "leading-dot", "trailing-dot", "double-dot", "space", "star", "257"],
+    ["AWS.reserved", "aws.lower", "aWs.mixed", "Amazon.reserved", "AMAZON.upper", ".leading", "trailing.",
+     "two..dots", "has space", "star*", "x" * 257,
+     # The characters AWS was recorded rejecting (LocalStack's AWS-validated
+     # test_send_message_with_invalid_string_attributes).
+     "Invalid-!-attr", 'Invalid-"-attr', "Invalid-§-attr", "Invalid-(-attr", "Invalid-?-attr"],
+    ids=["AWS.", "aws.", "aWs.", "Amazon.", "AMAZON.", "leading-dot", "trailing-dot", "double-dot", "space", "star",
+         "257", "bang", "quote", "section-sign", "paren", "question-mark"],
 )
 def test_invalid_attribute_name(sqs, queue, name):
     attrs = {name: {"DataType": "String", "StringValue": "v"}}
@@ -88,7 +92,8 @@ def test_invalid_attribute_name(sqs, queue, name):
 
 
 def test_valid_attribute_names(sqs, queue):
-    attrs = {n: {"DataType": "String", "StringValue": "v"} for n in ["a.b.c", "A-b_9", "x" * 256, "awsish", "AWS"]}
+    names = ["a.b.c", "A-b_9", "x" * 256, "awsish", "AWS", "attr.1øßä", "数字.٣"]  # letters and digits of any script
+    attrs = {n: {"DataType": "String", "StringValue": "v"} for n in names}
     sqs.send_message(QueueUrl=queue, MessageBody="m", MessageAttributes=attrs)
     assert receive_one(sqs, queue, MessageAttributeNames=["All"])["MessageAttributes"] == attrs
 
@@ -116,4 +121,13 @@ def test_invalid_attribute_value(sqs, queue, attr):
     expect_error(
         sqs, sqs.send_message, QueueUrl=queue, MessageBody="m", MessageAttributes={"a": attr}, **INVALID_PARAMETER
     )
+    assert counts(sqs, queue) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("data_type", ["String", "Number"])
+@pytest.mark.parametrize("char", ["\x08", "\x0b"], ids=["U+0008", "U+000B"])
+def test_attribute_value_outside_the_allowed_characters(sqs, queue, data_type, char):
+    """A bad character in an attribute value is a bad parameter; InvalidMessageContents is for bodies."""
+    attrs = {"a": {"DataType": data_type, "StringValue": f"1{char}2"}}
+    expect_error(sqs, sqs.send_message, QueueUrl=queue, MessageBody="m", MessageAttributes=attrs, **INVALID_PARAMETER)
     assert counts(sqs, queue) == (0, 0, 0)

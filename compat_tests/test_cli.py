@@ -93,10 +93,14 @@ def test_connections_are_kept_alive_across_requests():
         assert _stop(proc, signal.SIGTERM) == 0
 
 
-def test_bad_options_are_refused():
-    proc = _start({}, "--account-id", "12")
+@pytest.mark.parametrize("option,value,message", [
+    ("--account-id", "12", "--account-id must be 12 digits"),
+    ("--hostname", "sqs:port", "--hostname must be a host name, optionally with :port"),
+])
+def test_bad_options_are_refused(option, value, message):
+    proc = _start({}, option, value)
     assert proc.wait(timeout=10) == 2
-    assert "--account-id must be 12 digits" in proc.stdout.read()
+    assert message in proc.stdout.read()
 
 
 def test_binds_loopback_by_default():

@@ -178,6 +178,15 @@ def test_removing_redrive_policy_stops_dead_lettering(sqs, queue_factory):
     assert sqs.list_dead_letter_source_queues(QueueUrl=dlq).get("queueUrls", []) == []
 
 
+def test_empty_redrive_policy_removes_it_by_queue_name(sqs, queue_factory):
+    """SetQueueAttributes(RedrivePolicy="") with the bare queue name as QueueUrl, as AWS was recorded."""
+    source, dlq, source_arn, dlq_arn = source_and_dlq(sqs, queue_factory, 3)
+    name = source.rsplit("/", 1)[1]
+    sqs.set_queue_attributes(QueueUrl=name, Attributes={"RedrivePolicy": ""})
+    assert "RedrivePolicy" not in queue_attrs(sqs, name)
+    assert sqs.list_dead_letter_source_queues(QueueUrl=dlq).get("queueUrls", []) == []
+
+
 def test_raising_max_receive_count_delays_the_move(sqs, queue_factory):
     source, dlq, _, dlq_arn = source_and_dlq(sqs, queue_factory, 1)
     sqs.send_message(QueueUrl=source, MessageBody="m")

@@ -37,7 +37,8 @@ def test_default_attributes_all(sqs, queue_factory, server_now):
         assert attrs[stamp].isdigit(), f"{stamp} must be epoch seconds, got {attrs[stamp]!r}"
         assert abs(int(attrs[stamp]) - now) < 60, f"{stamp}={attrs[stamp]} far from server time {now}"
     # A standard queue reports no FIFO attributes, and no policy unless one was set.
-    for absent in ("FifoQueue", "ContentBasedDeduplication", "Policy", "RedrivePolicy"):
+    for absent in ("FifoQueue", "ContentBasedDeduplication", "Policy", "RedrivePolicy", "KmsMasterKeyId",
+                   "KmsDataKeyReusePeriodSeconds"):
         assert absent not in attrs, f"{absent} unexpectedly present: {attrs}"
 
 
@@ -151,3 +152,29 @@ def test_queue_delay_attribute_applies_to_sends(sqs, queue, advance):
     assert counts(sqs, queue) == (0, 0, 1)
     advance(11)
     assert counts(sqs, queue) == (1, 0, 0)
+
+
+# ---------------------------------------------------------------- KMS (shared/docs/sqs-reference.md section 3)
+
+
+def test_kms_key_reuse_period_is_listed_only_with_a_key(sqs, queue):
+    sqs.set_queue_attributes(QueueUrl=queue, Attributes={"KmsMasterKeyId": "alias/my-key"})
+    attrs = queue_attrs(sqs, queue)
+    assert (attrs["KmsMasterKeyId"], attrs["KmsDataKeyReusePeriodSeconds"]) == ("alias/my-key", "300")
+    assert attrs["SqsManagedSseEnabled"] == "false"
+    sqs.set_queue_attributes(QueueUrl=queue, Attributes={"KmsDataKeyReusePeriodSeconds": "6000"})
+    assert queue_attrs(sqs, queue, "KmsDataKeyReusePeriodSeconds") == {"KmsDataKeyReusePeriodSeconds": "6000"}
+
+
+def test_kms_attributes_reset_as_recorded_on_aws(sqs, queue):
+    sqs.set_queue_attributes(QueueUrl=queue, Attributes={"KmsMasterKeyId": "testKeyId"})
+    sqs.set_queue_attributes(QueueUrl=queue, Attributes={"KmsMasterKeyId": "", "KmsDataKeyReusePeriodSeconds": "300"})
+    attrs = queue_attrs(sqs, queue)
+    assert "KmsMasterKeyId" not in attrs and "KmsDataKeyReusePeriodSeconds" not in attrs
+    assert attrs["SqsManagedSseEnabled"] == "false"
+    assert queue_attrs(sqs, queue, "KmsDataKeyReusePeriodSeconds", "KmsMasterKeyId") == {}
+
+
+def test_kms_reuse_period_alone_is_not_listed(sqs, queue_factory):
+    url = queue_factory(attributes={"KmsDataKeyReusePeriodSeconds": "120"})
+    assert "KmsDataKeyReusePeriodSeconds" not in queue_attrs(sqs, url)

@@ -18,7 +18,7 @@ from compat_tests.servers import start_emulator
 def strict_sqs():
     if TARGET != "emulator":
         pytest.skip("--receipts strict is the emulator's own option")
-    server = start_emulator("manual", name="emulator-strict", options=("--receipts", "strict"))
+    server = start_emulator("manual", "emulator-strict", "--receipts", "strict")
     try:
         yield sqs_client(server.url)
     finally:

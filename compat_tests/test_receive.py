@@ -185,7 +185,8 @@ ATTRS = {
     [
         (["All"], set(ATTRS)),
         ([".*"], set(ATTRS)),
-        (["foo.*"], {"foo.a", "foo.b"}),
+        # The part before ".*" is a plain prefix (sqs-reference section 3: "Hel.*" selects Hello and Help.Me).
+        (["foo.*"], {"foo.a", "foo.b", "foobar"}),
         (["bar"], {"bar"}),
         (["bar", "foo.a"], {"bar", "foo.a"}),
         (["nomatch"], set()),
@@ -217,3 +218,53 @@ def test_redelivered_message_comes_before_newer_messages(sqs, queue, advance):
     sqs.send_message(QueueUrl=queue, MessageBody="m2")
     advance(3)
     assert [m["Body"] for m in receive(sqs, queue, MaxNumberOfMessages=10)] == ["m1", "m2"]
+
+
+# The table AWS was recorded with (shared/docs/sqs-reference.md section 3; LocalStack's
+# test_receive_message_message_attribute_names_filters snapshot, recorded against AWS).
+RECORDED = {
+    "Help.Me": {"DataType": "String", "StringValue": "Me"},
+    "Hello": {"DataType": "String", "StringValue": "There"},
+    "General": {"DataType": "String", "StringValue": "Kenobi"},
+}
+
+
+@pytest.mark.parametrize(
+    "names,expected",
+    [
+        ([], set()),
+        (["All"], set(RECORDED)),
+        (["*"], set(RECORDED)),
+        ([".*"], set(RECORDED)),
+        (["Foo", "Help"], set()),
+        (["Hello", "General"], {"Hello", "General"}),
+        (["Foo", "Hello"], {"Hello"}),
+        (["Hel.*"], {"Hello", "Help.Me"}),
+        (["AWS."], set()),
+        (["..foo"], set()),
+    ],
+    ids=["empty", "All", "star", "dot-star", "no-such-names", "two-names", "one-of-two", "prefix", "AWS.", "dot-dot"],
+)
+def test_message_attribute_names_as_recorded_on_aws(sqs, queue, names, expected):
+    sent = sqs.send_message(QueueUrl=queue, MessageBody="msg", MessageAttributes=RECORDED)
+    assert sent["MD5OfMessageAttributes"] == "4c360f3fdafd970e05fae2f149d997f5"  # AWS's digest of the three
+    msg = receive_one(sqs, queue, MessageAttributeNames=names)
+    if expected:
+        assert msg["MessageAttributes"] == {name: RECORDED[name] for name in expected}
+        assert msg["MD5OfMessageAttributes"] == md5_of_attributes(msg["MessageAttributes"])
+    else:
+        assert "MessageAttributes" not in msg and "MD5OfMessageAttributes" not in msg
+
+
+def test_recorded_digests_of_the_subsets(sqs, queue):
+    """AWS's own digests of the subsets it returned: the MD5 covers only what is returned."""
+    sqs.send_message(QueueUrl=queue, MessageBody="msg", MessageAttributes=RECORDED)
+    digests = {}
+    for names in (["Hello", "General"], ["Foo", "Hello"], ["Hel.*"]):
+        msg = receive_one(sqs, queue, MessageAttributeNames=names, VisibilityTimeout=0)
+        digests[names[-1]] = msg["MD5OfMessageAttributes"]
+    assert digests == {
+        "General": "fca026605781cb4126a1e9044df24232",
+        "Hello": "a311262e065454b75da111d535b8dacd",
+        "Hel.*": "83fee93c1bcd8b9a5a923ffacdc636c7",
+    }

@@ -16,6 +16,7 @@ from compat_tests.helpers import (
     QUEUE_DOES_NOT_EXIST,
     expect_error,
     md5_hex,
+    receive_one,
     unique_name,
 )
 
@@ -278,3 +279,75 @@ def test_nonexistent_queue_url_in_json(raw):
     resp = raw.json_call("SendMessage", {"QueueUrl": url, "MessageBody": "x"})
     assert resp.status == 400
     assert json.loads(resp.body)["__type"] == "com.amazonaws.sqs#QueueDoesNotExist"
+
+
+# ---------------------------------------------------------------- query protocol edges (sqs-reference section 3)
+
+
+def _queue_path(url: str) -> str:
+    return "/" + url.split("/", 3)[3]
+
+
+@pytest.mark.parametrize("query", [
+    "Action=CreateQueue&QueueName=x", "Action=ListQueues", "Action=GetQueueUrl&QueueName=x",
+])
+def test_get_on_a_queue_url_with_an_action_not_for_queues(raw, queue, query):
+    resp = raw.request("GET", f"{_queue_path(queue)}?{query}&Version=2012-11-05")
+    assert resp.status == 400, resp.body
+    action = query.split("&")[0].split("=")[1]
+    assert resp.xml().findtext("Error/Code") == "InvalidAction"
+    assert resp.xml().findtext("Error/Message") == f"The action {action} is not valid for this endpoint."
+
+
+def test_get_on_a_queue_url_with_a_queue_action(raw, sqs, queue):
+    resp = raw.request("GET", f"{_queue_path(queue)}?Action=SendMessage&MessageBody=by-get&Version=2012-11-05")
+    assert resp.status == 200, resp.body
+    assert receive_one(sqs, queue)["Body"] == "by-get"
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_a_queue_url_with_no_action(raw, queue, method):
+    resp = raw.request(method, _queue_path(queue))
+    assert resp.status == 404, resp.body
+    assert b"<UnknownOperationException" in resp.body
+    _request_id(resp)
+
+
+def test_query_answers_in_json_when_asked(raw, queue):
+    params = "Action=ListQueues&Version=2012-11-05&QueueNamePrefix=" + queue.rsplit("/", 1)[1]
+    resp = raw.request("GET", f"/?{params}", headers={"Accept": "application/json"})
+    assert resp.status == 200, resp.body
+    assert resp.header("Content-Type").startswith("application/json")
+    body = resp.json()
+    assert list(body) == ["ListQueuesResponse"]
+    assert body["ListQueuesResponse"]["ListQueuesResult"]["queueUrls"] == [queue]
+    assert body["ListQueuesResponse"]["ResponseMetadata"]["RequestId"] == _request_id(resp)
+    # Without the header: XML.
+    resp = raw.request("GET", f"/?{params}")
+    assert resp.status == 200 and resp.xml().tag == "ListQueuesResponse"
+
+
+def test_query_receive_in_json(raw, sqs, queue):
+    headers = {"Accept": "application/json"}
+    empty = raw.request("GET", f"{_queue_path(queue)}?Action=ReceiveMessage&Version=2012-11-05", headers=headers)
+    assert empty.status == 200, empty.body
+    assert empty.json()["ReceiveMessageResponse"]["ReceiveMessageResult"] == {"messages": None}
+    sent = sqs.send_message(QueueUrl=queue, MessageBody="json please")
+    resp = raw.query({"Action": "ReceiveMessage", "QueueUrl": queue, "AttributeName.1": "ApproximateReceiveCount"},
+                     headers=headers)
+    assert resp.status == 200, resp.body
+    (message,) = resp.json()["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"]
+    assert message["Body"] == "json please" and message["MessageId"] == sent["MessageId"]
+    assert message["MD5OfBody"] == md5_hex("json please")
+    assert message["Attributes"] == {"ApproximateReceiveCount": "1"}
+    assert message["MessageAttributes"] is None and message["MD5OfMessageAttributes"] is None
+
+
+def test_query_error_in_json(raw):
+    resp = raw.request("GET", f"/?Action=GetQueueUrl&QueueName={unique_name('missing')}&Version=2012-11-05",
+                       headers={"Accept": "application/json"})
+    assert resp.status == 400
+    error = resp.json()["ErrorResponse"]
+    assert error["Error"] == {"Type": "Sender", "Code": NON_EXISTENT_QUEUE,
+                              "Message": "The specified queue does not exist for this wsdl version."}
+    assert error["RequestId"] == _request_id(resp)

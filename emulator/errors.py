@@ -22,6 +22,8 @@ ERRORS: dict[str, ErrorSpec] = {
     "InvalidAction": ErrorSpec("InvalidActionException", "InvalidAction", 400),
     "InvalidQueryParameter": ErrorSpec("InvalidQueryParameterException", "InvalidQueryParameter", 400),
     "MalformedQueryString": ErrorSpec("MalformedQueryStringException", "MalformedQueryString", 400),
+    # A query request to a queue URL that names no action (LocalStack PR #5928, observed on AWS).
+    "UnknownOperationException": ErrorSpec("UnknownOperationException", "UnknownOperationException", 404),
     "InternalFailure": ErrorSpec("InternalFailure", "InternalFailure", 500, sender_fault=False),
     # Errors modelled in the SQS service model.
     "QueueDoesNotExist": ErrorSpec("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),

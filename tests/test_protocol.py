@@ -6,8 +6,7 @@ botocore's parsers, so passing tests mean real clients understand us.
 """
 
 import json
-import os
-import zipfile
+from pathlib import Path
 from urllib.parse import urlencode
 
 import botocore.session
@@ -22,7 +21,8 @@ from werkzeug.wrappers import Request
 from emulator import protocol
 from emulator.errors import SqsError, queue_does_not_exist
 
-OLD_WHEEL = os.environ.get("SQS_QUERY_WHEEL", "/tmp/oldbc/botocore-1.31.80-py3-none-any.whl")
+# The last query-protocol model (botocore 1.31.80's sqs/2012-11-05/service-2.json), kept in the repository.
+QUERY_MODEL = Path(__file__).resolve().parent.parent / "fixtures" / "wire" / "botocore-1.31.80-sqs-service-2.json"
 HOST = "http://localhost:9324"
 QURL = f"{HOST}/000000000000/q1"
 RID = "11111111-2222-3333-4444-555555555555"
@@ -32,11 +32,7 @@ JSON_MODEL = botocore.session.get_session().get_service_model("sqs")
 
 @pytest.fixture(scope="module")
 def query_model():
-    if not os.path.exists(OLD_WHEEL):
-        pytest.skip("old query-protocol botocore wheel not available")
-    with zipfile.ZipFile(OLD_WHEEL) as wheel:
-        data = json.loads(wheel.read("botocore/data/sqs/2012-11-05/service-2.json"))
-    return ServiceModel(data, service_name="sqs")
+    return ServiceModel(json.loads(QUERY_MODEL.read_text()), service_name="sqs")
 
 
 # ------------------------------------------------------------------ helpers

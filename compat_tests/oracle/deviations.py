@@ -64,6 +64,35 @@ def _error(code: str, status: int, shape: str | None = None) -> dict:
 
 _DEVIATIONS = [
     Deviation(
+        "moto-kms-keeps-sse-sqs",
+        "moto keeps SqsManagedSseEnabled \"true\" once a KMS key is set; AWS turns SQS-managed encryption off "
+        "(\"false\") and it stays off after the KMS attributes are reset.",
+        f"{REF} §2 (Default attributes) and §3 (KMS attributes); LocalStack's test_sse_queue_attributes snapshot "
+        "recorded on AWS (KmsMasterKeyId set: SqsManagedSseEnabled \"false\")",
+        ("body.Attributes.SqsManagedSseEnabled",),
+        {"body.Attributes.SqsManagedSseEnabled": "false"},
+        ops=("GetQueueAttributes",),
+    ),
+    Deviation(
+        "moto-star-selects-no-attributes",
+        "moto reads MessageAttributeNames [\"*\"] as a literal name and returns no attributes; AWS selects every "
+        "attribute, as with All and .*.",
+        f"{REF} §3 (MessageAttributeNames filters); LocalStack's test_receive_message_message_attribute_names_filters "
+        "snapshot recorded on AWS (all_wildcard_asterisk)",
+        ("body.Messages.*.MessageAttributes.*", "body.Messages.*.MD5OfMessageAttributes"),
+        {"body.Messages.0.MD5OfMessageAttributes": "4c360f3fdafd970e05fae2f149d997f5"},
+        ops=("ReceiveMessage",),
+    ),
+    Deviation(
+        "moto-empty-tags-listed",
+        "moto answers ListQueueTags on a queue without tags with an empty Tags map; AWS answers with no Tags "
+        "member at all (recorded after UntagQueue removed the last tag).",
+        f"{REF} §3 (Tags)",
+        ("body", "body.Tags"),
+        {"body.Tags": ABSENT},
+        ops=("ListQueueTags",),
+    ),
+    Deviation(
         "moto-no-md5-of-system-attributes",
         "moto leaves MD5OfMessageSystemAttributes out of the send response when AWSTraceHeader is set; "
         "AWS returns the MD5 of the system attributes (same algorithm as user attributes).",

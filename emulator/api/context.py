@@ -12,17 +12,36 @@ from emulator.errors import queue_does_not_exist
 class Context:
     broker: Broker
     account: str
-    region: str
-    base_url: str  # scheme://host[:port] as the client addressed us, so URLs survive port mappings
+    region: str  # the request's signing region
+    base_url: str  # scheme://host[:port] that queue URLs carry (the client's Host header, or --hostname)
+    default_region: str  # the server's --region: its queues keep the short URL form
     sender_id: str
+    trace_header: str | None = None  # the request's X-Amzn-Trace-Id, for AWSTraceHeader
 
     def queue_url(self, queue: Queue) -> str:
-        return f"{self.base_url}/{queue.account}/{queue.name}"
+        """The URL of a queue, the one form every operation renders.
+
+        A URL names its queue's region, as AWS's sqs.<region>.amazonaws.com
+        does; the region goes in the path because subdomains of localhost do
+        not resolve everywhere. The default region keeps the short form.
+        """
+        if queue.region == self.default_region:
+            return f"{self.base_url}/{queue.account}/{queue.name}"
+        return f"{self.base_url}/{queue.region}/{queue.account}/{queue.name}"
 
     def queue(self, queue_url: str) -> Queue:
-        """The queue a QueueUrl names, matched by account and name whatever its host."""
+        """The queue a QueueUrl names, matched by its path whatever its host.
+
+        As on AWS, a bare queue name stands for that queue of the caller's
+        account and region.
+        """
+        if "/" not in queue_url:
+            return self.broker.get_queue(self.account, self.region, queue_url)
         parts = urlsplit(queue_url).path.strip("/").split("/")
-        if len(parts) != 2 or not all(parts):
+        if not all(parts):
             raise queue_does_not_exist()
-        account, name = parts
-        return self.broker.get_queue(account, self.region, name)
+        if len(parts) == 2:
+            return self.broker.get_queue(parts[0], self.default_region, parts[1])
+        if len(parts) == 3:
+            return self.broker.get_queue(parts[1], parts[0], parts[2])
+        raise queue_does_not_exist()

@@ -15,8 +15,8 @@ MAX_DELAY_SECONDS = 900
 def send_message(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
     message, delay = _new_message(ctx, queue, params, in_batch=False)
-    (sent,) = queue.send([(message, delay)])
-    return _sent(message, sent)
+    (stored,) = queue.send([(message, delay)])
+    return _sent(message, stored, params)
 
 
 def send_message_batch(ctx: Context, params: dict) -> dict:
@@ -29,7 +29,7 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
             "BatchRequestTooLong",
             f"Batch requests cannot be longer than {validation.MAX_BATCH_BYTES} bytes. You have sent {total} bytes.",
         )
-    accepted, ids, failed = [], [], []
+    accepted, sent_entries, failed = [], [], []
     for entry in entries:
         try:
             accepted.append(_new_message(ctx, queue, entry, in_batch=True))
@@ -38,10 +38,11 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
                 raise  # AWS fails a FIFO batch as a whole (recorded for missing group and dedup ids)
             failed.append(_failure(entry["Id"], error))
             continue
-        ids.append(entry["Id"])
-    sent = queue.send(accepted)
+        sent_entries.append(entry)
+    stored = queue.send(accepted)
     successful = [
-        {"Id": entry_id, **_sent(message, stored)} for entry_id, (message, _), stored in zip(ids, accepted, sent)
+        {"Id": entry["Id"], **_sent(message, kept, entry)}
+        for entry, (message, _), kept in zip(sent_entries, accepted, stored)
     ]
     return _batch_result(successful, failed)
 
@@ -102,6 +103,10 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
         raise invalid_reason(f"Message must be shorter than {queue.maximum_message_size} bytes.")
     system_attributes = entry.get("MessageSystemAttributes") or {}
     validation.system_attributes(system_attributes)
+    if ctx.trace_header and "AWSTraceHeader" not in system_attributes:
+        # X-Ray's HTTP header becomes the attribute; one given in the request wins.
+        trace = {"DataType": "String", "StringValue": ctx.trace_header}
+        system_attributes = {**system_attributes, "AWSTraceHeader": trace}
     group_id = entry.get("MessageGroupId")
     dedup_id = entry.get("MessageDeduplicationId")
     if queue.fifo:
@@ -159,13 +164,16 @@ def _entry_size(entry: dict) -> int:
     return size
 
 
-def _sent(message: Message, stored: Sent) -> dict:
+def _sent(message: Message, stored: Sent, entry: dict) -> dict:
     """The digests of what was sent; the id (and FIFO sequence number) of what the queue
     keeps, which for a FIFO duplicate is the original message."""
     result = {"MessageId": stored.message_id, "MD5OfMessageBody": message.md5_of_body}
     if message.md5_of_attributes:
         result["MD5OfMessageAttributes"] = message.md5_of_attributes
-    system_md5 = digests.md5_of_attributes(message.system_attributes)
+    # The digest of the system attributes the request carried, which is what an
+    # SDK checks (the Kotlin SDK, only when it sent some); a trace that came only
+    # from the X-Amzn-Trace-Id header adds none.
+    system_md5 = digests.md5_of_attributes(entry.get("MessageSystemAttributes") or {})
     if system_md5:
         result["MD5OfMessageSystemAttributes"] = system_md5
     if stored.sequence_number is not None:
@@ -222,14 +230,14 @@ def _system_attributes(delivery: Delivery, names: set[str]) -> dict[str, str]:
 
 
 def _select_attributes(attributes: dict, names: Any) -> dict:
+    """The attributes MessageAttributeNames selects: All, * or .* for every one,
+    "prefix.*" by plain prefix, otherwise exact names; unknown names select nothing."""
     if not attributes or not names:
         return {}
-    if "All" in names or ".*" in names:
+    if any(name in ("All", "*", ".*") for name in names):
         return attributes
-    prefixes = tuple(name[:-1] for name in names if name.endswith(".*"))
-    return {
-        name: value for name, value in attributes.items() if name in names or (prefixes and name.startswith(prefixes))
-    }
+    prefixes = tuple(name[:-2] for name in names if name.endswith(".*"))
+    return {name: value for name, value in attributes.items() if name in names or name.startswith(prefixes)}
 
 
 def _at_most(params: dict, name: str, high: int, default: int) -> int:

@@ -39,11 +39,11 @@ def get_queue_url(ctx: Context, params: dict) -> dict:
 def list_queues(ctx: Context, params: dict) -> dict:
     max_results = validation.int_in_range(params, "MaxResults", 1, MAX_LIST_RESULTS)
     prefix = params.get("QueueNamePrefix") or ""
-    names = sorted(q.name for q in ctx.broker.queues(ctx.account, ctx.region) if q.name.startswith(prefix))
-    page, token = _page(names, params.get("NextToken"), max_results)
+    queues = {q.name: q for q in ctx.broker.queues(ctx.account, ctx.region) if q.name.startswith(prefix)}
+    page, token = _page(sorted(queues), params.get("NextToken"), max_results)
     result: dict = {}
     if page:
-        result["QueueUrls"] = [f"{ctx.base_url}/{ctx.account}/{name}" for name in page]
+        result["QueueUrls"] = [ctx.queue_url(queues[name]) for name in page]
     if token:
         result["NextToken"] = token
     return result
@@ -80,9 +80,9 @@ def purge_queue(ctx: Context, params: dict) -> dict:
 def list_dead_letter_source_queues(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
     max_results = validation.int_in_range(params, "MaxResults", 1, MAX_LIST_RESULTS)
-    names = sorted(source.name for source in ctx.broker.dead_letter_sources(queue))
-    page, token = _page(names, params.get("NextToken"), max_results)
-    result: dict = {"queueUrls": [f"{ctx.base_url}/{queue.account}/{name}" for name in page]}
+    sources = {source.name: source for source in ctx.broker.dead_letter_sources(queue)}
+    page, token = _page(sorted(sources), params.get("NextToken"), max_results)
+    result: dict = {"queueUrls": [ctx.queue_url(sources[name]) for name in page]}
     if token:
         result["NextToken"] = token
     return result
@@ -110,8 +110,10 @@ def untag_queue(ctx: Context, params: dict) -> dict:
 
 
 def list_queue_tags(ctx: Context, params: dict) -> dict:
-    # AWS answers an untagged queue with "Tags": {} (recorded in LocalStack's AWS snapshots).
-    return {"Tags": dict(ctx.queue(params["QueueUrl"]).tags)}
+    # An untagged queue's answer has no Tags member at all: AWS was recorded so after
+    # UntagQueue removed the last tag (shared/docs/sqs-reference.md section 3).
+    tags = dict(ctx.queue(params["QueueUrl"]).tags)
+    return {"Tags": tags} if tags else {}
 
 
 def add_permission(ctx: Context, params: dict) -> dict:
@@ -163,7 +165,7 @@ def remove_permission(ctx: Context, params: dict) -> dict:
 
 
 def _attributes(queue: Queue) -> dict[str, str]:
-    everything = dict(queue.attributes)
+    everything = queue_attributes.shown(queue.attributes)
     everything["QueueArn"] = queue.arn
     everything["CreatedTimestamp"] = str(queue.created_at)
     everything["LastModifiedTimestamp"] = str(queue.modified_at)

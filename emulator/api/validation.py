@@ -9,7 +9,8 @@ from emulator.errors import SqsError, invalid_parameter
 QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
 FIFO_QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,75}\.fifo")
 BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
-ATTRIBUTE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,256}")
+# Letters and digits of any script (AWS accepts "attr.1øßä"), underscore, hyphen, period.
+ATTRIBUTE_NAME = re.compile(r"[\w.-]{1,256}")
 # Characters outside XML 1.0's set: AWS rejects a body holding any of them.
 INVALID_CHARACTER = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 ALLOWED_CHARACTERS = "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF"
@@ -102,10 +103,10 @@ def _attribute_value(name: str, value: dict[str, Any]) -> int:
     if base == "Number":
         _number(name, content)
     elif base == "String" and INVALID_CHARACTER.search(content):
-        raise SqsError(
-            "InvalidMessageContents",
+        # InvalidMessageContents is for bodies; a bad attribute value is a bad parameter.
+        raise invalid_parameter(
             f"Invalid binary character in the message attribute '{name}', "
-            f"the set of allowed characters is {ALLOWED_CHARACTERS}",
+            f"the set of allowed characters is {ALLOWED_CHARACTERS}"
         )
     encoded = content if isinstance(content, bytes) else content.encode()
     return len(data_type.encode()) + len(encoded)

@@ -21,6 +21,8 @@ class Setting(NamedTuple):
     # For JSON settings: parse (raising AWS's own error) and render as AWS shows it.
     normalize: Callable[[str], str] | None = None
     fifo_only: bool = False
+    # Listed by GetQueueAttributes only while this other attribute is set.
+    shown_with: str | None = None
 
 
 def canonical(name: str, value: str) -> str:
@@ -58,7 +60,8 @@ SETTINGS: dict[str, Setting] = {
     "VisibilityTimeout": Setting("30", _int_range(0, 43_200)),
     "Policy": Setting(None, lambda v: v == "" or _json_object(v)),
     "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
-    "KmsDataKeyReusePeriodSeconds": Setting(None, _int_range(60, 86_400)),
+    # AWS lists the key reuse period only while a KMS key is set (sqs-reference section 3).
+    "KmsDataKeyReusePeriodSeconds": Setting("300", _int_range(60, 86_400), shown_with="KmsMasterKeyId"),
     "SqsManagedSseEnabled": Setting("true", _boolean),
     # An empty string removes a redrive setting.
     "RedrivePolicy": Setting(
@@ -128,6 +131,15 @@ def validate(attributes: dict[str, str], fifo: bool, current: dict[str, str] | N
                 "Invalid value for the parameter FifoThroughputLimit. Reason: The perMessageGroupId value is "
                 "allowed only when the value for DeduplicationScope is messageGroup.",
             )
+
+
+def shown(attributes: dict[str, str]) -> dict[str, str]:
+    """The stored attributes GetQueueAttributes lists."""
+    return {
+        name: value
+        for name, value in attributes.items()
+        if name not in SETTINGS or SETTINGS[name].shown_with is None or attributes.get(SETTINGS[name].shown_with)
+    }
 
 
 def defaults(fifo: bool) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """Wire formats of SQS: the query protocol and JSON 1.0. Knows no queues.
 
-    detect(request)                                   -> 'json' | 'query'
+    detect(request)                                   -> 'json' | 'query' | 'query-json'
     parse(protocol, request)                          -> (operation, params)   raises SqsError
     serialize_result(protocol, operation, output, request_id) -> Response
     serialize_error(protocol, error, request_id)      -> Response
@@ -14,11 +14,11 @@ from werkzeug.wrappers import Request, Response
 
 from emulator.errors import SqsError
 
-from . import awsjson, awsquery
+from . import awsjson, awsquery, query_json
 
 __all__ = ["detect", "parse", "serialize_result", "serialize_error"]
 
-_MODULES = {"json": awsjson, "query": awsquery}
+_MODULES = {"json": awsjson, "query": awsquery, "query-json": query_json}
 
 
 def detect(request: Request) -> str:
@@ -26,6 +26,10 @@ def detect(request: Request) -> str:
     # target still gets a JSON error (InvalidAction), which its client can read.
     if "X-Amz-Target" in request.headers or request.mimetype == awsjson.CONTENT_TYPE:
         return "json"
+    # AWS negotiates: a query request that prefers JSON to XML is answered in JSON.
+    accept = request.accept_mimetypes
+    if accept[query_json.CONTENT_TYPE] > accept["text/xml"]:
+        return "query-json"
     return "query"
 
 

@@ -75,15 +75,20 @@ def _tree(flat: dict[str, str]) -> dict:
 def parse(request: Request) -> tuple[str, dict]:
     flat = _form(request)
     action = flat.get("Action")
+    # A path (/000000000000/q) is a queue URL: the endpoint of that queue's actions only.
+    queue_endpoint = request.path not in ("", "/")
     if action is None:
+        if queue_endpoint:
+            raise SqsError("UnknownOperationException", "")
         raise SqsError("MissingParameter", "The request must contain the parameter Action.")
     op = operation_model(action)
     shape = op.input_shape
+    if queue_endpoint and (shape is None or "QueueUrl" not in shape.members):
+        raise SqsError("InvalidAction", f"The action {op.name} is not valid for this endpoint.")
     params = _structure(shape, _tree(flat), "") if shape is not None else {}
-    # A queue URL path (/000000000000/q) names the queue when the body does not.
-    if shape is not None and "QueueUrl" in shape.members and params.get("QueueUrl") is None:
-        if request.path not in ("", "/"):
-            params["QueueUrl"] = request.host_url.rstrip("/") + request.path
+    # The queue URL path names the queue when the body does not.
+    if queue_endpoint and params.get("QueueUrl") is None:
+        params["QueueUrl"] = request.host_url.rstrip("/") + request.path
     check_required(shape, params)
     return op.name, params
 
@@ -224,19 +229,22 @@ def serialize_result(operation: str, output: dict, request_id: str) -> Response:
     return _xml_response({f"{operation}Response": body}, 200, request_id)
 
 
-def serialize_error(error: SqsError, request_id: str) -> Response:
+def error_fields(error: SqsError) -> dict:
+    """Type, Code and Message of a query-protocol error, in AWS's wording for this protocol."""
     message = error.message
     if error.name == "QueueDoesNotExist" and message == _NOT_FOUND_JSON:
         message = _NOT_FOUND_QUERY  # what AWS says on this protocol
+    return {"Type": "Sender" if error.spec.sender_fault else "Receiver", "Code": error.spec.code, "Message": message}
+
+
+def serialize_error(error: SqsError, request_id: str) -> Response:
+    if error.name == "UnknownOperationException":
+        # AWS answers a queue URL with no action by this bare element.
+        return _xml_response({"UnknownOperationException": None}, error.spec.status, request_id)
     document = {
         "ErrorResponse": {
             "@xmlns": XML_NAMESPACE,
-            "Error": {
-                "Type": "Sender" if error.spec.sender_fault else "Receiver",
-                "Code": error.spec.code,
-                "Message": message,
-                "Detail": None,
-            },
+            "Error": {**error_fields(error), "Detail": None},
             "RequestId": request_id,
         }
     }

@@ -4,6 +4,8 @@ import logging
 import time
 import uuid
 
+from urllib.parse import urlsplit
+
 from werkzeug.wrappers import Request, Response
 
 from emulator import api, protocol
@@ -15,10 +17,12 @@ log = logging.getLogger("emulator.requests")
 
 
 class EmulatorApp:
-    def __init__(self, broker, account_id: str, region: str):
+    def __init__(self, broker, account_id: str, region: str, hostname: str | None = None):
         self.broker = broker
         self.account_id = account_id
         self.region = region
+        self.hostname = hostname
+        self._hostname_has_port = hostname is not None and _port(hostname) is not None
 
     def __call__(self, environ, start_response):
         request = Request(environ)
@@ -39,8 +43,10 @@ class EmulatorApp:
                 broker=self.broker,
                 account=identity.account,
                 region=identity.region,
-                base_url=f"{request.scheme}://{request.host}",  # host_url's IRI decoding costs ~50 us
+                base_url=self.base_url(request),
+                default_region=self.region,
                 sender_id=identity.account,  # what AWS shows for root credentials
+                trace_header=request.headers.get("X-Amzn-Trace-Id"),
             )
             response = protocol.serialize_result(wire, operation, api.dispatch(ctx, operation, params), request_id)
         except SqsError as error:
@@ -62,3 +68,23 @@ class EmulatorApp:
                 request.user_agent.string.split(" ", 1)[0] or "-",  # e.g. Boto3/1.43.11, aws-cli/1.45.11
             )
         return response
+
+    def base_url(self, request: Request) -> str:
+        """scheme://host[:port] for queue URLs: the request's Host header, or --hostname.
+
+        A --hostname without a port keeps the port the client addressed, so
+        URLs survive port mappings either way.
+        """
+        host = request.host  # not host_url, whose IRI decoding costs ~50 us
+        if self.hostname:
+            port = _port(host)
+            host = self.hostname if self._hostname_has_port or port is None else f"{self.hostname}:{port}"
+        return f"{request.scheme}://{host}"
+
+
+def _port(host: str) -> int | None:
+    """The port of a host[:port] (None when absent or not a number)."""
+    try:
+        return urlsplit(f"//{host}").port
+    except ValueError:
+        return None

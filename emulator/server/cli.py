@@ -7,6 +7,7 @@ import signal
 import socket
 import sys
 import threading
+from urllib.parse import urlsplit
 
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -63,12 +64,23 @@ def _option(parser, name, env, default, **kwargs):
     parser.add_argument(name, default=os.environ.get(env, default), help=f"(env {env}, default {default})", **kwargs)
 
 
+def _valid_host(value: str) -> bool:
+    try:
+        parts = urlsplit(f"//{value}")
+        parts.port  # raises on a port that is not a number
+    except ValueError:
+        return False
+    return bool(parts.hostname) and parts.netloc == value and "@" not in value
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="sqs-emulator", description="A local Amazon SQS emulator.")
     _option(parser, "--host", "SQS_EMULATOR_HOST", "127.0.0.1")
     _option(parser, "--port", "SQS_EMULATOR_PORT", 9324, type=int)
     _option(parser, "--account-id", "SQS_EMULATOR_ACCOUNT_ID", "000000000000")
     _option(parser, "--region", "SQS_EMULATOR_REGION", "us-east-1")
+    # The host queue URLs carry (Docker, remote machines); default: the request's Host header.
+    _option(parser, "--hostname", "SQS_EMULATOR_HOSTNAME", None)
     _option(parser, "--log-level", "SQS_EMULATOR_LOG_LEVEL", "info", choices=["debug", "info", "warning", "error"])
     _option(parser, "--clock", "SQS_EMULATOR_CLOCK", "real", choices=["real", "manual"])
     # AWS allows one PurgeQueue per 60 s and no re-created name for 60 s after DeleteQueue;
@@ -82,6 +94,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("cooldowns are seconds, 0 or more")
     if not (len(args.account_id) == 12 and args.account_id.isdigit()):
         parser.error("--account-id must be 12 digits")
+    if args.hostname is not None and not _valid_host(args.hostname):
+        parser.error("--hostname must be a host name, optionally with :port")
     return args
 
 
@@ -95,19 +109,20 @@ def main(argv=None) -> None:
         recreate_cooldown=args.recreate_cooldown,
         receipts=args.receipts,
     )
-    app = EmulatorApp(broker, args.account_id, args.region)
+    app = EmulatorApp(broker, args.account_id, args.region, args.hostname)
     server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
-    endpoint = f"http://{args.host}:{server.server_port}"
-    print(f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
-          f"{args.clock} clock)", flush=True)
-    print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
 
     def stop(signum, frame):
         # shutdown() waits for serve_forever to return, so it cannot run on the serving thread.
         threading.Thread(target=server.shutdown, daemon=True).start()
 
+    # Before the banner: whoever waits for it may signal at once.
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    endpoint = f"http://{args.host}:{server.server_port}"
+    print(f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
+          f"{args.clock} clock)", flush=True)
+    print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
     try:
         server.serve_forever()
     finally:

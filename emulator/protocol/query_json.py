@@ -1,0 +1,75 @@
+"""The query protocol answered in JSON: what AWS sends a query request whose
+``Accept`` header prefers ``application/json``.
+
+Requests are the query protocol's. A response is the XML document's tree as
+JSON: ``{"<Op>Response": {"<Op>Result": {...}, "ResponseMetadata": {"RequestId": ..}}}``;
+every member of the result shape is present, null when it has no value, maps
+are objects and lists are arrays, under the model's member names except where
+AWS names them otherwise (``messages``, ``queueUrls``). Errors are
+``{"ErrorResponse": {"Error": {"Type", "Code", "Message"}, "RequestId": ..}}``.
+
+Evidence (AWS's own samples and clients written against AWS): the API Gateway
+to SQS pattern of aws-samples/serverless-patterns (APIGateway-SQS-ReceiveMessages,
+"messages": null on an empty receive, null members), JustSaying's README
+(Attributes as an object), and the awsxmltojson converter (ListQueuesResult.queueUrls,
+the ErrorResponse form).
+"""
+
+import base64
+import json
+
+from botocore.model import Shape
+from werkzeug.wrappers import Response
+
+from emulator.errors import SqsError
+
+from . import awsquery
+from .model import operation_model
+
+CONTENT_TYPE = "application/json"
+# Result members whose JSON name is not the model's member name.
+_NAMES = {("ReceiveMessageResult", "Messages"): "messages", ("ListQueuesResult", "QueueUrls"): "queueUrls"}
+
+parse = awsquery.parse
+
+
+def serialize_result(operation: str, output: dict, request_id: str) -> Response:
+    shape = operation_model(operation).output_shape
+    body: dict = {}
+    if shape is not None:
+        body[f"{operation}Result"] = _structure(shape, output or {})
+    body["ResponseMetadata"] = {"RequestId": request_id}
+    return _json_response({f"{operation}Response": body}, 200, request_id)
+
+
+def serialize_error(error: SqsError, request_id: str) -> Response:
+    body = {"ErrorResponse": {"Error": awsquery.error_fields(error), "RequestId": request_id}}
+    return _json_response(body, error.spec.status, request_id)
+
+
+def _json_response(body: dict, status: int, request_id: str) -> Response:
+    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    return Response(text.encode("utf-8"), status=status, content_type=CONTENT_TYPE,
+                    headers={"x-amzn-RequestId": request_id})
+
+
+def _structure(shape: Shape, value: dict) -> dict:
+    return {
+        _NAMES.get((shape.name, name), name): _value(member, value.get(name))
+        for name, member in shape.members.items()
+    }
+
+
+def _value(shape: Shape, value):
+    if value is None:
+        return None
+    kind = shape.type_name
+    if kind == "structure":
+        return _structure(shape, value)
+    if kind == "list":
+        return [_value(shape.member, x) for x in value]
+    if kind == "map":
+        return {k: _value(shape.value, v) for k, v in value.items()}
+    if kind == "blob":
+        return base64.b64encode(value.encode() if isinstance(value, str) else value).decode("ascii")
+    return value
