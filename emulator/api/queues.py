@@ -96,7 +96,7 @@ def tag_queue(ctx: Context, params: dict) -> dict:
     validation.tags(tags)
     if len(queue.tags.keys() | tags.keys()) > MAX_TAGS:
         raise invalid_parameter(f"Too many tags added for queue {queue.name}.")
-    queue.tags.update(tags)
+    queue.tag(tags)
     return {}
 
 
@@ -104,8 +104,7 @@ def untag_queue(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
     if not params["TagKeys"]:
         raise invalid_parameter("Value for parameter TagKeys is invalid. Reason: Must specify at least one tag key.")
-    for key in params["TagKeys"]:
-        queue.tags.pop(key, None)
+    queue.untag(params["TagKeys"])
     return {}
 
 

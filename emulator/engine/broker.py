@@ -9,6 +9,7 @@ import threading
 from emulator.engine import redrive
 from emulator.engine.clock import RealClock
 from emulator.engine.fifo import FifoQueue
+from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.move_tasks import RUNNING, MoveTask
 from emulator.engine.queue import Queue
 from emulator.engine.scheduler import Scheduler
@@ -25,8 +26,10 @@ class Broker:
         purge_cooldown: float = AWS_COOLDOWN,
         recreate_cooldown: float = AWS_COOLDOWN,
         receipts: str = "aws",
+        journal: Journal = NO_JOURNAL,
     ):
         self.clock = clock or RealClock()
+        self.journal = journal
         self.receipts = receipts  # what an earlier receipt handle may do on a standard queue (receipts.py)
         self.scheduler = Scheduler(self.clock)
         self.purge_cooldown = purge_cooldown
@@ -41,8 +44,12 @@ class Broker:
             self.scheduler.start()
 
     def close(self) -> None:
+        """Stop time and release long polls; a store keeps what it has (nothing is journaled)."""
         self.scheduler.stop()
-        self.reset()
+        with self._lock:
+            queues = list(self._queues.values())
+        for queue in queues:
+            queue.close()
 
     def reset(self) -> None:
         """Forget every queue, task and cooldown."""
@@ -54,6 +61,7 @@ class Broker:
                 for task in tasks:
                     task.cancel()
             self._move_tasks.clear()
+            self.journal.reset()
         for queue in queues:
             queue.close()
 
@@ -85,10 +93,15 @@ class Broker:
                 del self._deleted_at[key]
             kind = FifoQueue if attributes.get("FifoQueue", "").lower() == "true" else StandardQueue
             self._check_dead_letter_target(f"arn:aws:sqs:{region}:{account}:{name}", kind.fifo, attributes)
-            queue = kind(account, region, name, attributes, self.clock, self.scheduler, self.queue_by_arn, self.receipts)
+            queue = self._new_queue(kind, account, region, name, attributes)
             queue.tags.update(tags or {})
             self._queues[key] = queue
+            self.journal.queue_saved(queue)
             return queue, True
+
+    def _new_queue(self, kind, account: str, region: str, name: str, attributes: dict[str, str]) -> Queue:
+        return kind(account, region, name, attributes, self.clock, self.scheduler, self.queue_by_arn,
+                    self.receipts, self.journal)
 
     def set_attributes(self, queue: Queue, attributes: dict[str, str]) -> None:
         with self._lock:
@@ -114,6 +127,7 @@ class Broker:
             if self._queues.get(key) is queue:
                 del self._queues[key]
                 self._deleted_at[key] = self.clock.now()
+                self.journal.queue_deleted(queue, self._deleted_at[key])
         queue.close()
 
     def all_queues(self) -> list[Queue]:
@@ -165,7 +179,7 @@ class Broker:
                     "There is already a task running. Only one active task is allowed for a source queue "
                     "arn at a given time."
                 )
-            task = MoveTask(source, destination_arn, rate, self.queue_by_arn, self.clock, self.scheduler)
+            task = MoveTask(source, destination_arn, rate, self.queue_by_arn, self.clock, self.scheduler, self.journal)
             tasks.insert(0, task)
         task.start()
         return task
@@ -173,6 +187,44 @@ class Broker:
     def move_tasks(self, source_arn: str) -> list[MoveTask]:
         with self._lock:
             return list(self._move_tasks.get(source_arn, ()))
+
+    # -- recovery: a store puts back what it kept, then attaches itself ----------
+
+    def restore_queue(self, account: str, region: str, name: str, fifo: bool, attributes: dict[str, str],
+                      tags: dict[str, str], created_at: int, modified_at: int, purged_at: float | None) -> Queue:
+        """A queue as a store kept it (attributes as the queue showed them); its messages follow."""
+        queue = self._new_queue(FifoQueue if fifo else StandardQueue, account, region, name, attributes)
+        queue.tags.update(tags)
+        queue.created_at, queue.modified_at, queue.purged_at = created_at, modified_at, purged_at
+        with self._lock:
+            self._queues[(account, region, name)] = queue
+        return queue
+
+    def restore_cooldown(self, account: str, region: str, name: str, deleted_at: float) -> None:
+        with self._lock:
+            self._deleted_at[(account, region, name)] = deleted_at
+
+    def restore_move_task(self, source: Queue, state: dict) -> MoveTask:
+        """A move task as a store kept it (MoveTask.state()); a running one resumes on the clock."""
+        task = MoveTask.restored(source, state, self.queue_by_arn, self.clock, self.scheduler, self.journal)
+        with self._lock:
+            self._move_tasks.setdefault(source.arn, []).append(task)
+        return task
+
+    def attach(self, journal: Journal) -> None:
+        """From now on report every transition to `journal` (after a recovery from it)."""
+        with self._lock:
+            self.journal = journal
+            queues = list(self._queues.values())
+            tasks = [task for tasks in self._move_tasks.values() for task in tasks]
+        for queue in queues:
+            queue.attach(journal)
+        for task in tasks:
+            task.journal = journal
+
+    def cooldowns(self) -> dict[tuple[str, str, str], float]:
+        with self._lock:
+            return dict(self._deleted_at)
 
     # -- time -----------------------------------------------------------------
 

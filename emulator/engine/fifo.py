@@ -90,7 +90,10 @@ class GroupOrder:
             self._compact()
 
     def taken(self, message: Message) -> None:
-        heapq.heappush(self._groups[message.group_id].inflight, (message.seq, message))
+        group = self._groups.get(message.group_id)
+        if group is None:  # only on recovery: a group with nothing visible
+            group = self._groups[message.group_id] = _Group()
+        heapq.heappush(group.inflight, (message.seq, message))
 
     def released(self, message: Message) -> bool:
         """The message left the in-flight state: True when its group became ready."""
@@ -194,7 +197,16 @@ class FifoQueue(Queue):
             return original  # accepted, not delivered again
         sent = super()._accept(message, now, delay)
         self._dedup.put(key, sent)
+        self._journal.dedup_added(self, key, sent, now + DEDUP_WINDOW)
         return sent
+
+    def restore_dedup(self, entries) -> None:
+        """Put back (key, Sent, expires_at) deduplication ids a store kept, oldest first."""
+        with self._lock:
+            now = self._clock.now()
+            for key, sent, expires_at in entries:
+                if expires_at > now:
+                    self._dedup.put(key, sent, since=expires_at - DEDUP_WINDOW)
 
     def _stamp(self, message: Message) -> None:
         message.sequence_number = str(SEQUENCE_BASE + message.seq)

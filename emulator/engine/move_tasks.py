@@ -9,6 +9,7 @@ import json
 import uuid
 from typing import Callable
 
+from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Message
 from emulator.engine.queue import Queue
 
@@ -26,8 +27,10 @@ class MoveTask:
         find_queue: Callable[[str], Queue | None],
         clock,
         scheduler,
+        journal: Journal = NO_JOURNAL,
     ):
         self.source = source
+        self.journal = journal
         self.destination_arn = destination_arn
         self.rate = rate
         self._find_queue = find_queue
@@ -42,11 +45,33 @@ class MoveTask:
         self.to_move = source.counts()["ApproximateNumberOfMessages"]
         self.started_at = self._due = clock.now()
 
+    @classmethod
+    def restored(cls, source: Queue, state: dict, find_queue, clock, scheduler, journal: Journal) -> "MoveTask":
+        """A task from its state(); a running one takes its next step at its due time."""
+        task = cls.__new__(cls)
+        task.source, task.journal = source, journal
+        task._find_queue, task._clock, task._scheduler = find_queue, clock, scheduler
+        for name in ("handle", "destination_arn", "rate", "status", "failure_reason", "moved", "to_move", "started_at"):
+            setattr(task, name, state[name])
+        task._due = state["due"]
+        if task.status == RUNNING:
+            scheduler.call_at(task._due, task._step)
+        return task
+
+    def state(self) -> dict:
+        """Everything a store needs to bring the task back (restored())."""
+        return {
+            "handle": self.handle, "destination_arn": self.destination_arn, "rate": self.rate,
+            "status": self.status, "failure_reason": self.failure_reason, "moved": self.moved,
+            "to_move": self.to_move, "started_at": self.started_at, "due": self._due,
+        }
+
     def start(self) -> None:
         self._step()
 
     def cancel(self) -> None:
         self.status = CANCELLED
+        self.journal.task_saved(self)
 
     def _destination(self, message: Message) -> Queue | None:
         # Without a DestinationArn, each message goes back to the queue it was dead-lettered from.
@@ -68,6 +93,7 @@ class MoveTask:
             # seconds runs one step for each of them.
             self._due += 1
             self._scheduler.call_at(self._due, self._step)
+        self.journal.task_saved(self)
 
     def describe(self) -> dict:
         entry = {

@@ -24,6 +24,7 @@ from typing import Callable, Iterable, NamedTuple
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import receipts, redrive
 from emulator.engine.faults import FaultPolicy
+from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Delivery, Message, State
 from emulator.engine.stats import QueueStats
 from emulator.errors import SqsError, invalid_parameter
@@ -65,6 +66,7 @@ class Queue:
         scheduler,
         find_queue: Callable[[str], "Queue | None"] = lambda arn: None,
         receipt_mode: str = "aws",
+        journal: Journal = NO_JOURNAL,
     ):
         self.account = account
         self.region = region
@@ -74,6 +76,7 @@ class Queue:
         self._scheduler = scheduler
         self._find_queue = find_queue  # by ARN: dead-letter targets
         self._receipts = self._receipt_policy(receipt_mode)
+        self._journal = journal
         self._lock = threading.Lock()
         self._message_visible = threading.Condition(self._lock)
         self._messages: OrderedDict[str, Message] = OrderedDict()  # arrival order
@@ -126,6 +129,18 @@ class Queue:
             self.modified_at = int(self._clock.now())
             self._retention_due = None  # the period may have changed: re-arm for the new deadline
             self._arm_retention()
+            self._journal.queue_saved(self)
+
+    def tag(self, tags: dict[str, str]) -> None:
+        with self._lock:
+            self.tags.update(tags)
+            self._journal.queue_saved(self)
+
+    def untag(self, keys) -> None:
+        with self._lock:
+            for key in keys:
+                self.tags.pop(key, None)
+            self._journal.queue_saved(self)
 
     def differing_attribute(self, attributes: dict[str, str]) -> str | None:
         """The first given attribute whose value differs from this queue's, for CreateQueue."""
@@ -287,6 +302,8 @@ class Queue:
                 )
             self.purged_at = now
             self._drop_all()
+            self._journal.queue_emptied(self)
+            self._journal.queue_saved(self)
 
     def move_out(self, limit: int, destination: Callable[[Message], "Queue | None"]) -> tuple[int, bool]:
         """Move up to `limit` visible messages, in the order a receive would take
@@ -361,6 +378,44 @@ class Queue:
         with self._lock:
             self._message_visible.notify_all()
 
+    # -- recovery: a store puts back what it kept, then attaches itself ----------
+
+    def restore(self, seq: int, messages: Iterable[Message]) -> list[Message]:
+        """Put back a store's messages, in arrival order, as of the clock's now: a
+        visibility timeout or delay that ended while the emulator was down has
+        ended. Returns the messages left out because their retention is over."""
+        expired = []
+        with self._lock:
+            now = self._clock.now()
+            self._seq = max(self._seq, seq)
+            for message in messages:
+                if message.sent_at + self.retention_period <= now:
+                    expired.append(message)
+                    continue
+                self._seq = max(self._seq, message.seq)
+                self._messages[message.id] = message
+                if message.sent_at < self._newest_sent_at:
+                    heapq.heappush(self._older_arrivals, (message.sent_at, message.id))
+                else:
+                    self._newest_sent_at = message.sent_at
+                if message.state is State.INFLIGHT and message.due > now:
+                    self._inflight += 1
+                    self._ready.taken(message)
+                    message.timer += 1
+                    self._scheduler.call_at(message.due, self._visibility_ended, message, message.timer)
+                elif message.state is State.DELAYED and message.due > now:
+                    self._delayed += 1
+                    self._scheduler.call_at(message.due, self._delay_ended, message)
+                else:
+                    self._make_visible(message)
+            self._retention_due = None
+            self._arm_retention()
+        return expired
+
+    def attach(self, journal: Journal) -> None:
+        with self._lock:
+            self._journal = journal
+
     # -- transitions (caller holds the lock) ------------------------------
 
     def _enqueue(self, message: Message, sent_at: float, delay: int) -> None:
@@ -369,6 +424,7 @@ class Queue:
         message.sent_at = sent_at
         self._stamp(message)
         self._messages[message.id] = message
+        self._journal.message_added(self, message)
         if sent_at < self._newest_sent_at:
             heapq.heappush(self._older_arrivals, (sent_at, message.id))
         else:
@@ -410,6 +466,7 @@ class Queue:
                 return Transfer.NO_TARGET
             message.state = State.GONE
             del self._messages[message.id]
+            self._journal.message_removed(self, message)
             target._enqueue(replacement, sent_at, 0)
             return Transfer.MOVED
         finally:
@@ -431,6 +488,7 @@ class Queue:
         self._inflight -= 1
         self._make_visible(message)
         self._release(message)
+        self._journal.message_changed(self, message)
 
     def _release(self, message: Message) -> None:
         """A message left the in-flight state; a FIFO group it held may be ready now."""
@@ -441,11 +499,13 @@ class Queue:
         message.timer += 1
         message.due = deadline
         self._scheduler.call_at(deadline, self._visibility_ended, message, message.timer)
+        self._journal.message_changed(self, message)
 
     def _remove(self, message: Message) -> None:
         state = message.state
         message.state = State.GONE
         del self._messages[message.id]
+        self._journal.message_removed(self, message)
         if state is State.VISIBLE:
             self._visible -= 1
             self._ready.discard(message)
