@@ -51,10 +51,10 @@ class Server:
         return stop(self.process)
 
 
-def start_emulator(clock: str, name: str = "emulator", *options: str) -> Server:
+def start_emulator(clock: str, name: str = "emulator", *options: str, port: int | None = None) -> Server:
     log_level = "debug" if LOG_DIR else "warning"
     return _start(name, lambda port: ["-m", "emulator", "--host", "127.0.0.1", "--port", str(port),
-                                      "--clock", clock, "--log-level", log_level, *options])
+                                      "--clock", clock, "--log-level", log_level, *options], port=port)
 
 
 def start_moto(name: str = "moto") -> Server:
@@ -62,8 +62,8 @@ def start_moto(name: str = "moto") -> Server:
                   {"MOTO_ACCOUNT_ID": "000000000000"})
 
 
-def _start(name: str, arguments, env_extra: dict | None = None) -> Server:
-    port = free_port()
+def _start(name: str, arguments, env_extra: dict | None = None, port: int | None = None) -> Server:
+    port = port or free_port()
     if LOG_DIR:
         os.makedirs(LOG_DIR, exist_ok=True)
     with tempfile.NamedTemporaryFile(prefix=f"sqs-{name}-", suffix=".log", dir=LOG_DIR, delete=False) as log:

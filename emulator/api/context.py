@@ -3,9 +3,10 @@
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from emulator.api import validation
 from emulator.engine.broker import Broker
 from emulator.engine.queue import Queue
-from emulator.errors import queue_does_not_exist
+from emulator.errors import SqsError, queue_does_not_exist
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,7 @@ class Context:
     default_region: str  # the server's --region: its queues keep the short URL form
     sender_id: str
     trace_header: str | None = None  # the request's X-Amzn-Trace-Id, for AWSTraceHeader
+    auto_create: bool = False  # --auto-create: a missing queue is created with default attributes
 
     def queue_url(self, queue: Queue) -> str:
         """The URL of a queue, the one form every operation renders.
@@ -36,12 +38,25 @@ class Context:
         account and region.
         """
         if "/" not in queue_url:
-            return self.broker.get_queue(self.account, self.region, queue_url)
+            return self.named_queue(self.account, self.region, queue_url)
         parts = urlsplit(queue_url).path.strip("/").split("/")
         if not all(parts):
             raise queue_does_not_exist()
         if len(parts) == 2:
-            return self.broker.get_queue(parts[0], self.default_region, parts[1])
+            return self.named_queue(parts[0], self.default_region, parts[1])
         if len(parts) == 3:
-            return self.broker.get_queue(parts[1], parts[0], parts[2])
+            return self.named_queue(parts[1], parts[0], parts[2])
         raise queue_does_not_exist()
+
+    def named_queue(self, account: str, region: str, name: str) -> Queue:
+        try:
+            return self.broker.get_queue(account, region, name)
+        except SqsError:
+            if not self.auto_create:
+                raise
+        fifo = name.endswith(".fifo")
+        try:
+            validation.queue_name(name, fifo)
+        except SqsError:
+            raise queue_does_not_exist() from None  # no queue can have that name
+        return self.broker.create_queue(account, region, name, {"FifoQueue": "true"} if fifo else {})[0]

@@ -32,8 +32,7 @@ def create_queue(ctx: Context, params: dict) -> dict:
 
 def get_queue_url(ctx: Context, params: dict) -> dict:
     account = params.get("QueueOwnerAWSAccountId") or ctx.account
-    queue = ctx.broker.get_queue(account, ctx.region, params["QueueName"])
-    return {"QueueUrl": ctx.queue_url(queue)}
+    return {"QueueUrl": ctx.queue_url(ctx.named_queue(account, ctx.region, params["QueueName"]))}
 
 
 def list_queues(ctx: Context, params: dict) -> dict:

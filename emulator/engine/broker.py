@@ -188,7 +188,7 @@ class Broker:
         with self._lock:
             return list(self._move_tasks.get(source_arn, ()))
 
-    # -- recovery: a store puts back what it kept, then attaches itself ----------
+    # -- recovery: a store (the broker's journal) puts back what it kept ---------
 
     def restore_queue(self, account: str, region: str, name: str, fifo: bool, attributes: dict[str, str],
                       tags: dict[str, str], created_at: int, modified_at: int, purged_at: float | None) -> Queue:
@@ -210,21 +210,6 @@ class Broker:
         with self._lock:
             self._move_tasks.setdefault(source.arn, []).append(task)
         return task
-
-    def attach(self, journal: Journal) -> None:
-        """From now on report every transition to `journal` (after a recovery from it)."""
-        with self._lock:
-            self.journal = journal
-            queues = list(self._queues.values())
-            tasks = [task for tasks in self._move_tasks.values() for task in tasks]
-        for queue in queues:
-            queue.attach(journal)
-        for task in tasks:
-            task.journal = journal
-
-    def cooldowns(self) -> dict[tuple[str, str, str], float]:
-        with self._lock:
-            return dict(self._deleted_at)
 
     # -- time -----------------------------------------------------------------
 

@@ -378,7 +378,7 @@ class Queue:
         with self._lock:
             self._message_visible.notify_all()
 
-    # -- recovery: a store puts back what it kept, then attaches itself ----------
+    # -- recovery: a store puts back what it kept --------------------------------
 
     def restore(self, seq: int, messages: Iterable[Message]) -> list[Message]:
         """Put back a store's messages, in arrival order, as of the clock's now: a
@@ -412,10 +412,6 @@ class Queue:
             self._arm_retention()
         return expired
 
-    def attach(self, journal: Journal) -> None:
-        with self._lock:
-            self._journal = journal
-
     # -- transitions (caller holds the lock) ------------------------------
 
     def _enqueue(self, message: Message, sent_at: float, delay: int) -> None:
@@ -424,7 +420,6 @@ class Queue:
         message.sent_at = sent_at
         self._stamp(message)
         self._messages[message.id] = message
-        self._journal.message_added(self, message)
         if sent_at < self._newest_sent_at:
             heapq.heappush(self._older_arrivals, (sent_at, message.id))
         else:
@@ -438,6 +433,7 @@ class Queue:
             self._scheduler.call_at(message.due, self._delay_ended, message)
         else:
             self._make_visible(message)
+        self._journal.message_added(self, message)
 
     def _stamp(self, message: Message) -> None:
         """Set what the queue type adds to a message it takes (FIFO: its sequence number)."""

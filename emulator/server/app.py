@@ -12,13 +12,17 @@ from emulator import api, protocol
 from emulator.errors import SqsError
 from emulator.server import admin
 from emulator.server.identity import identify
+from emulator.store import MEMORY, Store
 
 log = logging.getLogger("emulator.requests")
 
 
 class EmulatorApp:
-    def __init__(self, broker, account_id: str, region: str, hostname: str | None = None):
+    def __init__(self, broker, account_id: str, region: str, hostname: str | None = None, store: Store = MEMORY,
+                 auto_create: bool = False):
         self.broker = broker
+        self.store = store
+        self.auto_create = auto_create
         self.account_id = account_id
         self.region = region
         self.hostname = hostname
@@ -47,8 +51,11 @@ class EmulatorApp:
                 default_region=self.region,
                 sender_id=identity.account,  # what AWS shows for root credentials
                 trace_header=request.headers.get("X-Amzn-Trace-Id"),
+                auto_create=self.auto_create,
             )
-            response = protocol.serialize_result(wire, operation, api.dispatch(ctx, operation, params), request_id)
+            result = api.dispatch(ctx, operation, params)
+            self.store.durable()  # --sync always: the reply waits for its change's commit
+            response = protocol.serialize_result(wire, operation, result, request_id)
         except SqsError as error:
             response = protocol.serialize_error(wire, error, request_id)
         except Exception:

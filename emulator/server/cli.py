@@ -14,7 +14,9 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock, RealClock
+from emulator.server import config
 from emulator.server.app import EmulatorApp
+from emulator.store import SYNC_MODES, StoreError, open_store
 
 
 class _NothingLeft:
@@ -89,7 +91,17 @@ def parse_args(argv=None) -> argparse.Namespace:
     _option(parser, "--recreate-cooldown", "SQS_EMULATOR_RECREATE_COOLDOWN", 60.0, type=float)
     # What an earlier receipt handle of a standard queue's message may still do (emulator/engine/receipts.py).
     _option(parser, "--receipts", "SQS_EMULATOR_RECEIPTS", "aws", choices=list(receipts.MODES))
+    # Persistence: without a data dir, everything stays in memory.
+    _option(parser, "--data-dir", "SQS_EMULATOR_DATA_DIR", None)
+    _option(parser, "--sync", "SQS_EMULATOR_SYNC", "interval", choices=list(SYNC_MODES))
+    _option(parser, "--sync-interval-ms", "SQS_EMULATOR_SYNC_INTERVAL_MS", 100, type=int)
+    _option(parser, "--config", "SQS_EMULATOR_CONFIG", None)
+    parser.add_argument("--auto-create", action="store_true",
+                        default=os.environ.get("SQS_EMULATOR_AUTO_CREATE", "").lower() in ("1", "true", "yes"),
+                        help="a request to a missing queue creates it (env SQS_EMULATOR_AUTO_CREATE)")
     args = parser.parse_args(argv)
+    if not 1 <= args.sync_interval_ms <= 60_000:
+        parser.error("--sync-interval-ms must be between 1 and 60000")
     if args.purge_cooldown < 0 or args.recreate_cooldown < 0:
         parser.error("cooldowns are seconds, 0 or more")
     if not (len(args.account_id) == 12 and args.account_id.isdigit()):
@@ -103,14 +115,27 @@ def main(argv=None) -> None:
     args = parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    try:
+        store = open_store(args.data_dir, args.sync, args.sync_interval_ms)
+    except StoreError as error:
+        sys.exit(f"sqs-emulator: {error}")
     broker = Broker(
-        ManualClock() if args.clock == "manual" else RealClock(),
+        ManualClock(store.clock_time) if args.clock == "manual" else RealClock(),
         purge_cooldown=args.purge_cooldown,
         recreate_cooldown=args.recreate_cooldown,
         receipts=args.receipts,
+        journal=store,
     )
-    app = EmulatorApp(broker, args.account_id, args.region, args.hostname)
-    server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
+    try:
+        store.recover(broker)
+        if args.config:
+            config.apply(args.config, broker, args.account_id, args.region)
+        app = EmulatorApp(broker, args.account_id, args.region, args.hostname, store, args.auto_create)
+        server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
+    except (config.ConfigError, OSError) as error:
+        broker.close()
+        store.close()
+        sys.exit(f"sqs-emulator: {error}")
 
     def stop(signum, frame):
         # shutdown() waits for serve_forever to return, so it cannot run on the serving thread.
@@ -120,13 +145,15 @@ def main(argv=None) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     endpoint = f"http://{args.host}:{server.server_port}"
+    kept = f"data in {args.data_dir}, sync {args.sync}" if args.data_dir else "in memory"
     print(f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
-          f"{args.clock} clock)", flush=True)
+          f"{args.clock} clock, {kept})", flush=True)
     print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
     try:
         server.serve_forever()
     finally:
         server.server_close()
         broker.close()
+        store.close()  # everything reported is written before the process exits
         print("SQS emulator stopped", flush=True)
     sys.exit(0)

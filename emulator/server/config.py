@@ -1,0 +1,141 @@
+"""Queues from a TOML file (--config): created at start when missing.
+
+    [[queues]]
+    name = "orders-dlq"
+    [[queues]]
+    name = "orders"                    # optional: account, region (default --account-id, --region)
+    attributes = { VisibilityTimeout = 60, RedrivePolicy = { deadLetterTargetArn = "orders-dlq", maxReceiveCount = 5 } }
+    tags = { team = "payments" }
+
+Each queue goes through CreateQueue itself, so its attributes meet AWS's
+validation word for word. A dead-letter target may be a queue's name (of the
+same account and region); a queue of the file is created after the queue it
+names. A queue that exists already (kept by --data-dir) is left as it is; where
+its attributes differ from the file's, a warning says so.
+"""
+
+import json
+import logging
+import tomllib
+
+from emulator import api
+from emulator.engine import attributes as queue_attributes
+from emulator.engine import redrive
+from emulator.errors import SqsError
+
+log = logging.getLogger(__name__)
+
+QUEUE_KEYS = {"name", "account", "region", "attributes", "tags"}
+JSON_ATTRIBUTES = ("RedrivePolicy", "RedriveAllowPolicy", "Policy")
+
+
+class ConfigError(Exception):
+    """The file cannot be applied; the message names the file, the queue and the key."""
+
+
+class _Entry:
+    def __init__(self, path: str, number: int, raw, account: str, region: str):
+        where = f"{path}: queues[{number}]"
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{where}: each [[queues]] entry is a table")
+        unknown = sorted(raw.keys() - QUEUE_KEYS)
+        if unknown:
+            raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(QUEUE_KEYS))})")
+        for key in ("name", "account", "region"):
+            if key in raw and not isinstance(raw[key], str):
+                raise ConfigError(f"{where}: {key} must be a string")
+        if "name" not in raw:
+            raise ConfigError(f"{where}: a queue needs a name")
+        self.name, self.account, self.region = raw["name"], raw.get("account", account), raw.get("region", region)
+        self.where = f"{path}: queue {self.name!r}"
+        self.tags = self._table(raw, "tags")
+        self.attributes = {name: self._attribute(name, value) for name, value in self._table(raw, "attributes").items()}
+        policy = self.attributes.get("RedrivePolicy")
+        self.dead_letter_target = None
+        if policy:
+            try:
+                parsed = json.loads(policy)
+                target = parsed.get("deadLetterTargetArn") if isinstance(parsed, dict) else None
+            except ValueError:
+                target = None  # CreateQueue gives AWS's error for it
+            if isinstance(target, str) and target and not redrive.ARN.fullmatch(target):
+                self.dead_letter_target = target  # a queue's name
+                parsed["deadLetterTargetArn"] = f"arn:aws:sqs:{self.region}:{self.account}:{target}"
+                self.attributes["RedrivePolicy"] = json.dumps(parsed)
+
+    def _table(self, raw: dict, key: str) -> dict:
+        value = raw.get(key, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"{self.where}: {key} must be a table of names to values")
+        return value
+
+    def _attribute(self, name: str, value) -> str:
+        if isinstance(value, dict) and name in JSON_ATTRIBUTES:
+            return json.dumps(value)
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, (str, int)):
+            return str(value)
+        raise ConfigError(f"{self.where}: attributes.{name} must be a string or a number")
+
+
+def load(path: str, account: str, region: str) -> list[_Entry]:
+    """The file's queues in the order they can be created (dead-letter targets first)."""
+    try:
+        with open(path, "rb") as file:
+            document = tomllib.load(file)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    unknown = sorted(document.keys() - {"queues"})
+    if unknown:
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: queues)")
+    queues = document.get("queues", [])
+    if not isinstance(queues, list):
+        raise ConfigError(f"{path}: queues must be an array of tables, written [[queues]]")
+    entries = [_Entry(path, number, raw, account, region) for number, raw in enumerate(queues)]
+    return _dependency_order(entries)
+
+
+def _dependency_order(entries: list[_Entry]) -> list[_Entry]:
+    in_file = {(e.account, e.region, e.name) for e in entries}
+    ordered, done, waiting = [], set(), list(entries)
+    while waiting:
+        ready = [e for e in waiting if e.dead_letter_target is None
+                 or (e.account, e.region, e.dead_letter_target) in done
+                 or (e.account, e.region, e.dead_letter_target) not in in_file]
+        if not ready:
+            raise ConfigError(f"{waiting[0].where}: attributes.RedrivePolicy: dead-letter queues form a cycle")
+        for entry in ready:
+            ordered.append(entry)
+            done.add((entry.account, entry.region, entry.name))
+            waiting.remove(entry)
+    return ordered
+
+
+def apply(path: str, broker, account: str, region: str) -> None:
+    """Create the file's missing queues; leave existing ones, warning where they differ."""
+    for entry in load(path, account, region):
+        try:
+            existing = broker.get_queue(entry.account, entry.region, entry.name)
+        except SqsError:
+            existing = None
+        if existing is not None:
+            try:
+                queue_attributes.validate(entry.attributes, existing.fifo)
+            except SqsError as error:
+                raise ConfigError(f"{entry.where}: {error.name}: {error.message}") from None
+            differing = existing.differing_attribute(entry.attributes)
+            if differing:
+                log.warning("%s: attributes.%s: the queue exists with %s = %r; kept it as it is", entry.where,
+                            differing, differing, existing.attributes.get(differing))
+            continue
+        ctx = api.Context(broker=broker, account=entry.account, region=entry.region, base_url="http://localhost",
+                          default_region=region, sender_id=entry.account)
+        params = {"QueueName": entry.name, "Attributes": entry.attributes, "tags": entry.tags}
+        try:
+            api.dispatch(ctx, "CreateQueue", params)
+        except SqsError as error:
+            raise ConfigError(f"{entry.where}: {error.name}: {error.message}") from None
+        log.info("%s: created", entry.where)
