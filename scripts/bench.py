@@ -19,8 +19,12 @@ Figures:
                     recv+delete CPU per message, and receive+delete cost at
                     depths 1k / 10k / 100k with 1 and with 1,000 message groups
 
+With --store, instead: the persistence figures (scripts/bench_store.py), the
+emulator in memory beside --sync off, interval and always.
+
 Usage:
   python scripts/bench.py                         # emulator vs moto, ~10 min
+  python scripts/bench.py --store                 # persistence figures, ~5 min
   python scripts/bench.py --quick                 # < 2 min
   python scripts/bench.py --targets moto,moto     # self-check of the harness
   python scripts/bench.py --json out.json --depths 1000,10000
@@ -712,7 +716,12 @@ def parse_args(argv=None):
     p.add_argument("--only", help="comma-separated figures to run: "
                                   "send,batch_send,recv_delete,depth,long_poll,memory,fifo")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    p.add_argument("--store", action="store_true",
+                   help="the persistence figures instead: memory, --sync off / interval / always")
+    p.add_argument("--restart-counts", default="100000,1000000",
+                   help="stored messages for the --store restart figure (default 100000,1000000)")
     args = p.parse_args(argv)
+    args.restart_counts = [int(c) for c in args.restart_counts.split(",") if c.strip()]
 
     quick = args.quick
     args.n = args.n or (300 if quick else 2000)
@@ -745,6 +754,10 @@ PHASES = [
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.store:
+        import bench_store
+
+        return bench_store.run(sys.modules[__name__], args)
     only = set(args.only.split(",")) if args.only else None
     log_dir = tempfile.mkdtemp(prefix="sqs-bench-")
 
