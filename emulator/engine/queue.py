@@ -406,8 +406,10 @@ class Queue:
                 elif message.state is State.DELAYED and message.due > now:
                     self._delayed += 1
                     self._scheduler.call_at(message.due, self._delay_ended, message)
-                else:
-                    self._make_visible(message)
+                else:  # _make_visible without its notify: nobody waits yet
+                    message.state = State.VISIBLE
+                    self._visible += 1
+                    self._ready.add(message)
             self._retention_due = None
             self._arm_retention()
         return expired

@@ -132,7 +132,7 @@ def main(argv=None) -> None:
             config.apply(args.config, broker, args.account_id, args.region)
         app = EmulatorApp(broker, args.account_id, args.region, args.hostname, store, args.auto_create)
         server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
-    except (config.ConfigError, OSError) as error:
+    except (StoreError, config.ConfigError, OSError) as error:
         broker.close()
         store.close()
         sys.exit(f"sqs-emulator: {error}")

@@ -40,6 +40,7 @@ PRUNE_EVERY = 60.0  # seconds (of the engine's clock) between deletes of expired
 
 # Kinds of pending change: the first item of each change list.
 SKIP, QUEUE, DROP, EMPTY, ADD, CHANGE, REMOVE, DEDUP, TASK, RESET, CLOCK = range(11)
+STATES = {state.value: state for state in State}
 ADD_DELIVERY = 15  # where the delivery fields start in an ADD change
 CHANGE_DELIVERY = 3  # and in a CHANGE change
 
@@ -179,14 +180,17 @@ class SqliteStore(Store):
             raise StoreError(f"cannot open {self.path}: {error}; check that it is a readable file") from None
         except sqlite3.DatabaseError as error:
             db.close()
-            raise StoreError(
-                f"{self.path} is damaged or not an SQLite database ({error}). Nothing was changed: move the "
-                "file away (or choose another --data-dir) to start with an empty store"
-            ) from None
+            raise self._damaged(error) from None
         except StoreError:
             db.close()
             raise
         return db
+
+    def _damaged(self, error: Exception) -> StoreError:
+        return StoreError(
+            f"{self.path} is damaged or not an SQLite database ({error}). Nothing was changed: move the "
+            "file away (or choose another --data-dir) to start with an empty store"
+        )
 
     def _check_and_migrate(self, db: sqlite3.Connection) -> None:
         application_id = db.execute("PRAGMA application_id").fetchone()[0]
@@ -202,10 +206,6 @@ class SqliteStore(Store):
                 f"{self.path} has schema version {version}, written by a newer sqs-emulator (this one knows "
                 f"up to {schema.VERSION}); upgrade the emulator or choose another --data-dir"
             )
-        if has_tables:
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {check}")
         if db.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
             raise sqlite3.OperationalError("database is locked: cannot switch to WAL mode")
         db.execute(f"PRAGMA synchronous = {'OFF' if self._sync == 'off' else 'FULL'}")
@@ -227,6 +227,16 @@ class SqliteStore(Store):
         """Put back what the file holds into `broker`, built with this store as its
         journal and (on a manual clock) clock_time as its time."""
         self._clock = broker.clock
+        try:
+            self._recover(broker)
+        except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
+            raise self._damaged(error) from None
+        if broker.clock.manual:
+            broker.clock.on_advance(lambda: self._report([CLOCK, broker.clock.now()]))
+            self._report([CLOCK, broker.clock.now()])
+        self._writer.start()
+
+    def _recover(self, broker) -> None:
         db = self._db
         now = broker.clock.now()
         queues = {}
@@ -238,24 +248,35 @@ class SqliteStore(Store):
             self._queue_ids[queue] = queue_id
             self._next_queue_id = queue_id + 1
             queues[queue_id] = (queue, seq)
-        for table in ("messages", "dedup"):  # rows a queue's last requests wrote as it was deleted
-            db.execute(f"DELETE FROM {table} WHERE queue_id NOT IN (SELECT id FROM queues)")
-        messages = db.execute(f"SELECT {MESSAGE_COLUMNS} FROM messages ORDER BY queue_id, seq")
-        by_queue = {queue_id: list(rows) for queue_id, rows in itertools.groupby(messages, key=lambda row: row[0])}
+        orphans = set()  # rows a queue's last requests wrote as it was deleted
         restored = 0
-        for queue_id, (queue, seq) in queues.items():
-            kept = [_message(row) for row in by_queue.get(queue_id, ())]
+        messages = db.execute(f"SELECT {MESSAGE_COLUMNS} FROM messages ORDER BY queue_id, seq")
+        for queue_id, rows in itertools.groupby(messages, key=lambda row: row[0]):
+            if queue_id not in queues:
+                orphans.add(queue_id)
+                continue
+            queue, seq = queues.pop(queue_id)
+            kept = [_message(row) for row in rows]
             expired = queue.restore(seq, kept)
             restored += len(kept) - len(expired)
             for message in expired:
                 self._report([REMOVE, queue_id, message.seq])
+            queues[queue_id] = (queue, None)
+        for queue, seq in queues.values():
+            if seq is not None:  # a queue with no messages: its arrival counter still counts
+                queue.restore(seq, ())
         for queue_id, key, message_id, sequence_number, expires_at in db.execute(
             "SELECT queue_id, key, message_id, sequence_number, expires_at FROM dedup WHERE expires_at > ? "
             "ORDER BY expires_at", (now,)
         ):
+            if queue_id not in queues:
+                orphans.add(queue_id)
+                continue
             key = json.loads(key)
             queues[queue_id][0].restore_dedup([(tuple(key) if isinstance(key, list) else key,
                                                 Sent(message_id, sequence_number), expires_at)])
+        for queue_id in orphans:
+            self._report([EMPTY, queue_id])
         by_arn = {queue.arn: queue for queue, _ in queues.values()}
         for source_arn, state in db.execute("SELECT source_arn, state FROM move_tasks"):
             if source_arn in by_arn:
@@ -266,10 +287,6 @@ class SqliteStore(Store):
         ):
             broker.restore_cooldown(account, region, name, deleted_at)
         log.info("store %s: %d queues and %d messages restored", self.path, len(queues), restored)
-        if broker.clock.manual:
-            broker.clock.on_advance(lambda: self._report([CLOCK, broker.clock.now()]))
-            self._report([CLOCK, now])
-        self._writer.start()
 
     # -- the journal: note each change, under the queue's lock -----------------
 
@@ -452,6 +469,6 @@ def _message(row: tuple) -> Message:
                       md5_of_attributes, sender_id, group_id, dedup_id)
     message.seq, message.sequence_number, message.sent_at = seq, sequence_number, sent_at
     message.dead_letter_source = dead_letter_source
-    message.state, message.receive_count, message.first_receive_at = State(state), receive_count, first_receive_at
+    message.state, message.receive_count, message.first_receive_at = STATES[state], receive_count, first_receive_at
     message.nonce, message.received_at, message.due = nonce, received_at, due
     return message
