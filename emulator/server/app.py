@@ -8,9 +8,9 @@ from urllib.parse import urlsplit
 
 from werkzeug.wrappers import Request, Response
 
-from emulator import api, protocol
+from emulator import admin, api, protocol
+from emulator.admin.metrics import Metrics
 from emulator.errors import SqsError
-from emulator.server import admin
 from emulator.server.identity import identify
 from emulator.store import MEMORY, Store
 
@@ -23,6 +23,7 @@ class EmulatorApp:
         self.broker = broker
         self.store = store
         self.auto_create = auto_create
+        self.metrics = Metrics(broker)
         self.account_id = account_id
         self.region = region
         self.hostname = hostname
@@ -34,8 +35,8 @@ class EmulatorApp:
         return self.handle(request)(environ, start_response)
 
     def handle(self, request: Request) -> Response:
-        if request.path.startswith(admin.PREFIX):
-            return admin.handle(request, self.broker)
+        if admin.claims(request.path):
+            return admin.handle(request, self)
         started = time.perf_counter()
         request_id = str(uuid.uuid4())
         wire = protocol.detect(request)
@@ -56,13 +57,18 @@ class EmulatorApp:
             result = api.dispatch(ctx, operation, params)
             self.store.durable()  # --sync always: the reply waits for its change's commit
             response = protocol.serialize_result(wire, operation, result, request_id)
+            outcome = "ok"
         except SqsError as error:
             response = protocol.serialize_error(wire, error, request_id)
+            outcome = error.name
         except Exception:
             # A bug of ours: answer as AWS does for an internal failure, keep serving.
             log.exception("internal error in %s", operation)
             error = SqsError("InternalFailure", "The request processing has failed because of an unknown error.")
             response = protocol.serialize_error(wire, error, request_id)
+            outcome = error.name
+        elapsed = time.perf_counter() - started
+        self.metrics.observe(operation, outcome, elapsed)
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
                 "%s %s %s %s %d %.1fms client=%s",
@@ -71,7 +77,7 @@ class EmulatorApp:
                 wire,
                 operation,
                 response.status_code,
-                (time.perf_counter() - started) * 1000,
+                elapsed * 1000,
                 request.user_agent.string.split(" ", 1)[0] or "-",  # e.g. Boto3/1.43.11, aws-cli/1.45.11
             )
         return response

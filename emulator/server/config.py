@@ -11,7 +11,8 @@ Each queue goes through CreateQueue itself, so its attributes meet AWS's
 validation word for word. A dead-letter target may be a queue's name (of the
 same account and region); a queue of the file is created after the queue it
 names. A queue that exists already (kept by --data-dir) is left as it is; where
-its attributes differ from the file's, a warning says so.
+its attributes differ from the file's, a warning says so. `faults = {...}` sets
+the queue's fault policy, with the fields of PUT /_emulator/faults.
 """
 
 import json
@@ -19,13 +20,14 @@ import logging
 import tomllib
 
 from emulator import api
+from emulator.admin.routes import policy
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import redrive
 from emulator.errors import SqsError
 
 log = logging.getLogger(__name__)
 
-QUEUE_KEYS = {"name", "account", "region", "attributes", "tags"}
+QUEUE_KEYS = {"name", "account", "region", "attributes", "tags", "faults"}
 JSON_ATTRIBUTES = ("RedrivePolicy", "RedriveAllowPolicy", "Policy")
 
 
@@ -49,6 +51,11 @@ class _Entry:
         self.name, self.account, self.region = raw["name"], raw.get("account", account), raw.get("region", region)
         self.where = f"{path}: queue {self.name!r}"
         self.tags = self._table(raw, "tags")
+        faults = raw.get("faults")
+        if faults is not None and not isinstance(faults, dict):
+            raise ConfigError(f"{self.where}: faults must be a table")
+        self.faults = None if faults is None else policy(faults, lambda message: ConfigError(
+            f"{self.where}: faults: {message}"))
         self.attributes = {name: self._attribute(name, value) for name, value in self._table(raw, "attributes").items()}
         policy = self.attributes.get("RedrivePolicy")
         self.dead_letter_target = None
@@ -115,7 +122,8 @@ def _dependency_order(entries: list[_Entry]) -> list[_Entry]:
 
 
 def apply(path: str, broker, account: str, region: str) -> None:
-    """Create the file's missing queues; leave existing ones, warning where they differ."""
+    """Create the file's missing queues; leave existing ones, warning where they differ;
+    set the fault policies the file gives."""
     for entry in load(path, account, region):
         try:
             existing = broker.get_queue(entry.account, entry.region, entry.name)
@@ -130,12 +138,18 @@ def apply(path: str, broker, account: str, region: str) -> None:
             if differing:
                 log.warning("%s: attributes.%s: the queue exists with %s = %r; kept it as it is", entry.where,
                             differing, differing, existing.attributes.get(differing))
-            continue
-        ctx = api.Context(broker=broker, account=entry.account, region=entry.region, base_url="http://localhost",
-                          default_region=region, sender_id=entry.account)
-        params = {"QueueName": entry.name, "Attributes": entry.attributes, "tags": entry.tags}
-        try:
-            api.dispatch(ctx, "CreateQueue", params)
-        except SqsError as error:
-            raise ConfigError(f"{entry.where}: {error.name}: {error.message}") from None
-        log.info("%s: created", entry.where)
+        else:
+            _create(entry, broker, region)
+        if entry.faults is not None:
+            broker.get_queue(entry.account, entry.region, entry.name).faults = entry.faults
+
+
+def _create(entry: _Entry, broker, region: str) -> None:
+    ctx = api.Context(broker=broker, account=entry.account, region=entry.region, base_url="http://localhost",
+                      default_region=region, sender_id=entry.account)
+    params = {"QueueName": entry.name, "Attributes": entry.attributes, "tags": entry.tags}
+    try:
+        api.dispatch(ctx, "CreateQueue", params)
+    except SqsError as error:
+        raise ConfigError(f"{entry.where}: {error.name}: {error.message}") from None
+    log.info("%s: created", entry.where)

@@ -32,6 +32,10 @@ class Store(Journal):
     def close(self) -> None:
         """Write what is pending and release the data directory."""
 
+    def describe(self) -> dict | None:
+        """What the health route shows of the store (None: in memory)."""
+        return None
+
 
 MEMORY = Store()
 

@@ -450,6 +450,9 @@ class SqliteStore(Store):
             db.execute("ROLLBACK")
             raise
 
+    def describe(self) -> dict:
+        return {"data_dir": self.directory, "sync": self._sync, "interval_ms": round(self._interval * 1000)}
+
     def close(self) -> None:
         """Write everything pending, then release the file and the directory."""
         with self._mutex:

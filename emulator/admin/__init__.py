@@ -1,0 +1,61 @@
+"""The admin API: JSON routes under /_emulator/ that are not SQS, for tests and people.
+
+    GET    /_emulator/health           status, version, clock, persistence
+    POST   /_emulator/reset            delete every queue and all state (also POST /moto-api/reset)
+    GET    /_emulator/queues           every queue of every account and region, with counts and totals
+    GET    /_emulator/messages         peek: ?queue=<url or name>[&account=&region=][&state=][&limit=&after=]
+    POST   /_emulator/clock/advance    {"seconds": N} (or ?seconds=N), manual clock only
+    POST   /_emulator/clock/set        {"time": epoch seconds or ISO 8601}, forward only
+    GET    /_emulator/faults           the fault policies ([?queue=])
+    PUT    /_emulator/faults           {"queue": ..., "duplicate_delivery": p, "lost_delete": p,
+                                        "delayed_visibility_seconds": s, "seed": n}
+    DELETE /_emulator/faults           [?queue=]: clear one queue's policy, or every one
+    GET    /_emulator/metrics          Prometheus text format
+    GET    /_emulator/ui               the dashboard (static files from emulator/admin/ui/)
+
+Every answer is JSON (but metrics and the dashboard); bad input is a 4xx with
+{"error": "..."}, never a 500.
+"""
+
+import json
+import logging
+
+from werkzeug.wrappers import Request, Response
+
+from emulator.admin import routes, ui
+from emulator.admin.routes import AdminError
+
+PREFIX = "/_emulator/"
+MOTO_RESET = "/moto-api/reset"  # moto's server-mode reset, so suites written for it run unchanged
+
+log = logging.getLogger(__name__)
+
+
+def claims(path: str) -> bool:
+    return path.startswith(PREFIX) or path == PREFIX.rstrip("/") or path == MOTO_RESET
+
+
+def handle(request: Request, app) -> Response:
+    route = "reset" if request.path == MOTO_RESET else request.path[len(PREFIX):].strip("/")
+    try:
+        if route == "ui" or route.startswith("ui/"):
+            return ui.serve(request, route[len("ui"):].lstrip("/"))
+        methods = routes.ROUTES.get(route)
+        if methods is None:
+            raise AdminError(404, f"no admin route {request.path}")
+        handler = methods.get(request.method)
+        if handler is None:
+            error = _json({"error": f"{request.method} is not allowed on {request.path}"}, 405)
+            error.headers["Allow"] = ", ".join(sorted(methods))
+            return error
+        result = handler(request, app)
+        return result if isinstance(result, Response) else _json(result)
+    except AdminError as error:
+        return _json({"error": error.message}, error.status)
+    except Exception:  # a bug of ours: still a JSON answer, and the server keeps serving
+        log.exception("admin route %s failed", request.path)
+        return _json({"error": "internal error; see the server log"}, 500)
+
+
+def _json(body: dict, status: int = 200) -> Response:
+    return Response(json.dumps(body), status=status, mimetype="application/json")

@@ -1,0 +1,239 @@
+"""The admin routes (listed in emulator/admin/__init__.py): each takes (request, app)
+and returns a JSON-able dict, or raises AdminError with its 4xx status."""
+
+import json
+import math
+from datetime import datetime, timezone
+from importlib import metadata
+
+from emulator import api
+from emulator.admin import metrics, views
+from emulator.engine.faults import FaultPolicy
+from emulator.engine.message import State
+from emulator.errors import SqsError
+
+MAX_PEEK = 1000
+DEFAULT_PEEK = 100
+MAX_ADVANCE = 10 * 365 * 86400  # seconds: ten years
+STATES = {
+    "visible": frozenset({State.VISIBLE}),
+    "inflight": frozenset({State.INFLIGHT}),
+    "delayed": frozenset({State.DELAYED}),
+    "all": frozenset({State.VISIBLE, State.INFLIGHT, State.DELAYED}),
+}
+FAULT_FIELDS = ("duplicate_delivery", "lost_delete", "delayed_visibility_seconds", "seed")
+
+try:
+    VERSION = metadata.version("sqs-emulator")
+except metadata.PackageNotFoundError:  # run from a checkout without installing
+    VERSION = "unknown"
+
+
+class AdminError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+# -- input --------------------------------------------------------------------
+
+
+def _body(request) -> dict:
+    """The request's JSON object body ({} when empty)."""
+    data = request.get_data()
+    if not data.strip():
+        return {}
+    try:
+        body = json.loads(data)
+    except ValueError:
+        raise AdminError(400, "the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise AdminError(400, "the body must be a JSON object")
+    return body
+
+
+def _param(request, body: dict, name: str):
+    """A value from the JSON body, else from the query string."""
+    return body[name] if name in body else request.args.get(name)
+
+
+def _number(value, name: str, low: float, high: float) -> float:
+    if isinstance(value, bool):
+        raise AdminError(400, f"{name} must be a number")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise AdminError(400, f"{name} must be a number") from None
+    if not (math.isfinite(number) and low <= number <= high):
+        raise AdminError(400, f"{name} must be from {low:g} to {high:g}")
+    return number
+
+
+def _context(request, app, account: str | None = None, region: str | None = None) -> api.Context:
+    return api.Context(broker=app.broker, account=account or app.account_id, region=region or app.region,
+                       base_url=app.base_url(request), default_region=app.region, sender_id=app.account_id)
+
+
+def _queue(request, app, body: dict | None = None):
+    body = body or {}
+    name = _param(request, body, "queue")
+    if not name or not isinstance(name, str):
+        raise AdminError(400, "name a queue: queue=<queue URL or name>")
+    ctx = _context(request, app, _param(request, body, "account"), _param(request, body, "region"))
+    try:
+        return ctx, ctx.queue(name)
+    except SqsError:
+        raise AdminError(404, f"no queue {name}") from None
+
+
+def _manual_clock(app):
+    if not app.broker.clock.manual:
+        raise AdminError(409, "the server runs on the real clock; start it with --clock manual")
+    return app.broker.clock
+
+
+# -- routes -----------------------------------------------------------------------
+
+
+def health(request, app) -> dict:
+    clock = app.broker.clock
+    return {
+        "status": "ok",
+        "version": VERSION,
+        "clock": "manual" if clock.manual else "real",
+        "now": clock.now(),
+        "account": app.account_id,
+        "region": app.region,
+        "queues": len(app.broker.all_queues()),
+        "persistence": app.store.describe(),
+    }
+
+
+def reset(request, app) -> dict:
+    app.broker.reset()
+    return {"reset": True}
+
+
+def queues(request, app) -> dict:
+    ctx = _context(request, app)
+    return {"queues": [views.queue(ctx, queue) for queue in
+                       sorted(app.broker.all_queues(), key=lambda q: (q.account, q.region, q.name))]}
+
+
+def messages(request, app) -> dict:
+    ctx, queue = _queue(request, app)
+    state = request.args.get("state", "all")
+    if state not in STATES:
+        raise AdminError(400, f"state must be one of {', '.join(STATES)}")
+    limit = int(_number(request.args.get("limit", DEFAULT_PEEK), "limit", 1, MAX_PEEK))
+    after = int(_number(request.args.get("after", 0), "after", 0, 2**63))
+    found, cursor = queue.peek(STATES[state], limit, after)
+    return {"queue": ctx.queue_url(queue), "messages": [views.message(snapshot) for snapshot in found],
+            "next": str(cursor) if cursor is not None else None}
+
+
+def advance(request, app) -> dict:
+    clock = _manual_clock(app)
+    seconds = _number(_param(request, _body(request), "seconds"), "seconds", 0, MAX_ADVANCE)
+    return {"now": clock.advance(seconds)}
+
+
+def set_clock(request, app) -> dict:
+    clock = _manual_clock(app)
+    value = _body(request).get("time", request.args.get("time"))
+    target = _time(value)
+    now = clock.now()
+    if target < now:
+        raise AdminError(400, f"time only moves forward: {_iso(target)} is before the clock's {_iso(now)}")
+    if target - now > MAX_ADVANCE:
+        raise AdminError(400, "time may move at most ten years at once")
+    return {"now": clock.advance(target - now)}
+
+
+def get_faults(request, app) -> dict:
+    if request.args.get("queue"):
+        ctx, queue = _queue(request, app)
+        return views.faults(ctx, queue)
+    ctx = _context(request, app)
+    return {"faults": [views.faults(ctx, q) for q in app.broker.all_queues() if q.faults is not None]}
+
+
+def put_faults(request, app) -> dict:
+    body = _body(request)
+    ctx, queue = _queue(request, app, body)
+    queue.faults = policy(body, lambda message: AdminError(400, message))
+    return views.faults(ctx, queue)
+
+
+def delete_faults(request, app) -> dict:
+    body = _body(request)
+    if _param(request, body, "queue"):
+        ctx, queue = _queue(request, app, body)
+        queue.faults = None
+        return views.faults(ctx, queue)
+    for queue in app.broker.all_queues():
+        queue.faults = None
+    return {"faults": []}
+
+
+def prometheus(request, app):
+    return metrics.response(app)
+
+
+ROUTES = {
+    "health": {"GET": health},
+    "reset": {"POST": reset},
+    "queues": {"GET": queues},
+    "messages": {"GET": messages},
+    "clock/advance": {"POST": advance},
+    "clock/set": {"POST": set_clock},
+    "faults": {"GET": get_faults, "PUT": put_faults, "DELETE": delete_faults},
+    "metrics": {"GET": prometheus},
+}
+
+
+# -- shared with the config file ---------------------------------------------------
+
+
+def policy(fields: dict, error) -> FaultPolicy:
+    """A FaultPolicy from its JSON or TOML fields; `error(message)` builds the exception to raise."""
+    unknown = sorted(fields.keys() - {*FAULT_FIELDS, "queue", "account", "region"})
+    if unknown:
+        raise error(f"unknown fault {unknown[0]!r} (known: {', '.join(FAULT_FIELDS)})")
+    values = {}
+    for name in FAULT_FIELDS[:3]:
+        if name in fields:
+            value = fields[name]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise error(f"{name} must be a number")
+            values[name] = float(value)
+    seed = fields.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise error("seed must be an integer")
+    try:
+        return FaultPolicy(**values, seed=seed)
+    except ValueError as problem:
+        raise error(str(problem)) from None
+
+
+def _time(value) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _number(value, "time", 0, 2**40)
+    if isinstance(value, str) and value:
+        try:
+            return _number(value, "time", 0, 2**40)
+        except AdminError:
+            pass
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            raise AdminError(400, "time must be epoch seconds or ISO 8601, e.g. 2026-12-03T10:00:00Z") from None
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=timezone.utc)  # a time without a zone is UTC
+        return parsed.timestamp()
+    raise AdminError(400, "time must be epoch seconds or ISO 8601, e.g. 2026-12-03T10:00:00Z")
+
+
+def _iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat()

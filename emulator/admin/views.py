@@ -1,0 +1,40 @@
+"""What the admin API shows of queues and messages, as JSON-able dicts."""
+
+import base64
+
+
+def queue(ctx, queue) -> dict:
+    counts = queue.counts()
+    dead_letter = queue.redrive.target_arn if queue.redrive else None
+    return {
+        "url": ctx.queue_url(queue),
+        "name": queue.name,
+        "account": queue.account,
+        "region": queue.region,
+        "arn": queue.arn,
+        "type": "fifo" if queue.fifo else "standard",
+        "visible": counts["ApproximateNumberOfMessages"],
+        "inflight": counts["ApproximateNumberOfMessagesNotVisible"],
+        "delayed": counts["ApproximateNumberOfMessagesDelayed"],
+        "totals": queue.stats.as_dict(),
+        "attributes": dict(queue.attributes),
+        "tags": dict(queue.tags),
+        "dead_letter_target": dead_letter,
+        "created_at": queue.created_at,
+        "faults": queue.faults.as_dict() if queue.faults else None,
+    }
+
+
+def message(snapshot: dict) -> dict:
+    """A peeked message: Binary attribute values in base64, as SQS's JSON protocol sends them."""
+    attributes = {}
+    for name, value in snapshot["attributes"].items():
+        value = dict(value)
+        if isinstance(value.get("BinaryValue"), bytes):
+            value["BinaryValue"] = base64.b64encode(value["BinaryValue"]).decode()
+        attributes[name] = value
+    return {**snapshot, "cursor": str(snapshot["cursor"]), "attributes": attributes}
+
+
+def faults(ctx, queue) -> dict:
+    return {"queue": ctx.queue_url(queue), "faults": queue.faults.as_dict() if queue.faults else None}
