@@ -247,9 +247,10 @@ class Queue:
 
     def _handle_target(self, message_id: str, nonce: str) -> tuple[Message | None, bool]:
         """The message a decoded handle names here, and whether the handle is its latest;
-        counts a handle whose receive is over (caller holds the lock)."""
+        counts a handle whose receive is over or whose message is gone (caller holds the lock)."""
         message = self._messages.get(message_id)
-        if message is None:
+        if message is None:  # deleted or expired since: the handle is stale too
+            self.stats.stale_receipts += 1
             return None, False
         latest = message.nonce == nonce
         if not (latest and message.state is State.INFLIGHT):

@@ -10,7 +10,7 @@ class QueueStats:
     deleted: int = 0
     dead_lettered: int = 0  # moved out to the dead-letter queue
     expired: int = 0  # removed by the retention period
-    stale_receipts: int = 0  # handles used after their receive ended (a newer receive, or visibility over)
+    stale_receipts: int = 0  # handles used after their receive ended (a newer receive, visibility over, message gone)
     # Injected faults (faults.py)
     duplicate_deliveries: int = 0
     lost_deletes: int = 0
