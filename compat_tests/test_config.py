@@ -1,6 +1,7 @@
 """--config FILE creates queues at start; --auto-create makes a missing queue on first use."""
 
 import json
+import urllib.request
 
 import pytest
 
@@ -106,3 +107,25 @@ def test_auto_create_makes_a_missing_queue_on_first_use(server_with):
                  status=400)
     names = sorted(u.rsplit("/", 1)[1] for u in sqs.list_queues()["QueueUrls"])
     assert names == ["made-on-lookup", "made-on-send", "made.fifo"]
+
+
+def test_a_config_file_sets_fault_policies(server_with, tmp_path):
+    config = tmp_path / "faults.toml"
+    config.write_text('[[queues]]\nname = "flaky"\nfaults = { lost_delete = 1.0, seed = 3 }\n')
+    server, sqs = server_with("--config", str(config))
+    with urllib.request.urlopen(f"{server.url}/_emulator/faults?queue=flaky", timeout=10) as response:
+        assert json.loads(response.read())["faults"] == {
+            "duplicate_delivery": 0.0, "lost_delete": 1.0, "delayed_visibility_seconds": 0.0, "seed": 3}
+    url = sqs.get_queue_url(QueueName="flaky")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="x")
+    message = sqs.receive_message(QueueUrl=url, VisibilityTimeout=0)["Messages"][0]
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+    assert sqs.receive_message(QueueUrl=url)["Messages"][0]["MessageId"] == message["MessageId"]
+
+
+def test_a_bad_fault_in_a_config_file_is_named(tmp_path):
+    config = tmp_path / "faults.toml"
+    config.write_text('[[queues]]\nname = "flaky"\nfaults = { lost_delete = 3 }\n')
+    result = refused_start("--config", str(config))
+    assert result.returncode != 0
+    assert f"{config}: queue 'flaky': faults: lost_delete is a probability, from 0 to 1" in result.stderr

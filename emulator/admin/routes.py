@@ -162,7 +162,7 @@ def get_faults(request, app) -> dict:
 def put_faults(request, app) -> dict:
     body = _body(request)
     ctx, queue = _queue(request, app, body)
-    queue.faults = policy(body, lambda message: AdminError(400, message))
+    queue.faults = fault_policy(body, lambda message: AdminError(400, message))
     return views.faults(ctx, queue)
 
 
@@ -196,7 +196,7 @@ ROUTES = {
 # -- shared with the config file ---------------------------------------------------
 
 
-def policy(fields: dict, error) -> FaultPolicy:
+def fault_policy(fields: dict, error) -> FaultPolicy:
     """A FaultPolicy from its JSON or TOML fields; `error(message)` builds the exception to raise."""
     unknown = sorted(fields.keys() - {*FAULT_FIELDS, "queue", "account", "region"})
     if unknown:

@@ -20,7 +20,7 @@ import logging
 import tomllib
 
 from emulator import api
-from emulator.admin.routes import policy
+from emulator.admin.routes import fault_policy
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import redrive
 from emulator.errors import SqsError
@@ -54,7 +54,7 @@ class _Entry:
         faults = raw.get("faults")
         if faults is not None and not isinstance(faults, dict):
             raise ConfigError(f"{self.where}: faults must be a table")
-        self.faults = None if faults is None else policy(faults, lambda message: ConfigError(
+        self.faults = None if faults is None else fault_policy(faults, lambda message: ConfigError(
             f"{self.where}: faults: {message}"))
         self.attributes = {name: self._attribute(name, value) for name, value in self._table(raw, "attributes").items()}
         policy = self.attributes.get("RedrivePolicy")
