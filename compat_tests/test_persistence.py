@@ -45,7 +45,7 @@ def test_standard_queue_attributes_tags_messages_and_delivery_state_survive(tmp_
         # In flight until the 60 s visibility timeout set before the restart ends.
         emulator.advance(61)
         messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["All"],
-                                       MessageAttributeNames=["All"], MessageSystemAttributeNames=["All"])["Messages"]
+                                       MessageAttributeNames=["All"])["Messages"]
         assert len(messages) == 5
         for message in messages:
             original = sent[message["MessageId"]]
