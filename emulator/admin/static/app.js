@@ -1,0 +1,431 @@
+"use strict";
+// The dashboard: polls the admin JSON routes and re-renders what changed; sends
+// and purges through the real SQS JSON 1.0 API, like any other client would.
+
+const POLL_MS = 1500;
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  health: null,
+  queues: [],
+  messages: null,                       // the last peek answer for the selected queue
+  selected: fromHash(),                 // queue URL; kept in the hash so a reload keeps it
+  pages: ["0"],                         // peek cursors: page n starts after pages[n]
+  expanded: new Set(),                  // message ids whose details are open
+  rendered: {},                         // what each part was last drawn from, to skip redraws
+};
+
+// -- helpers ------------------------------------------------------------------
+
+function fromHash() {
+  return decodeURIComponent(location.hash.slice(1)) || null;
+}
+
+function hashFor(url) {
+  return "#" + encodeURIComponent(url);
+}
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value == null || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(...children.filter((child) => child != null));
+  return node;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+// Times are the emulator's (a manual clock may be years from the browser's), to the second, in UTC.
+function fmtTime(epoch) {
+  if (epoch == null) return "—";
+  return new Date(Math.floor(epoch) * 1000).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+}
+
+function fmtRelative(epoch) {
+  const delta = Math.round(epoch - state.health.now);
+  if (delta === 0) return "now";
+  return delta > 0 ? `in ${delta} s` : `${-delta} s ago`;
+}
+
+function arnName(arn) {
+  return arn.split(":").pop();
+}
+
+function redrive(queue) {
+  try {
+    return JSON.parse(queue.attributes.RedrivePolicy || "{}");
+  } catch {
+    return {};
+  }
+}
+
+function selectedQueue() {
+  return state.queues.find((queue) => queue.url === state.selected) || null;
+}
+
+// -- talking to the emulator -------------------------------------------------------
+
+async function getJSON(path) {
+  const response = await fetch(path, {cache: "no-store"});
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `${path}: HTTP ${response.status}`);
+  return data;
+}
+
+async function postJSON(path, body) {
+  const response = await fetch(path, {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `${path}: HTTP ${response.status}`);
+  return data;
+}
+
+// Unsigned requests are accepted and act as the default account.
+async function sqs(action, params) {
+  const response = await fetch("/", {
+    method: "POST",
+    headers: {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": `AmazonSQS.${action}`},
+    body: JSON.stringify(params),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const type = (data.__type || `HTTP ${response.status}`).split("#").pop();
+    throw new Error(`${action} failed: ${type}: ${data.message || data.Message || "no message"}`);
+  }
+  return data;
+}
+
+let generation = 0;
+
+async function refresh() {
+  const mine = ++generation;
+  try {
+    const [health, list] = await Promise.all([getJSON("/_emulator/health"), getJSON("/_emulator/queues")]);
+    const queue = list.queues.find((q) => q.url === state.selected);
+    const messages = queue ? await peek(queue).catch((error) => ({error: error.message})) : null;
+    if (mine !== generation) return;    // a newer refresh (after a click) started: its answer wins
+    Object.assign(state, {health, queues: list.queues, messages});
+    render();
+    $("connection").textContent = "";
+  } catch (error) {
+    if (mine === generation) $("connection").textContent = `cannot reach the emulator: ${error.message}`;
+  }
+}
+
+function peek(queue) {
+  const query = new URLSearchParams({
+    queue: queue.url, account: queue.account, region: queue.region,
+    state: $("msg-state").value, limit: $("msg-limit").value, after: state.pages[state.pages.length - 1],
+  });
+  return getJSON(`/_emulator/messages?${query}`);
+}
+
+async function poll() {
+  if ($("auto-refresh").checked && !document.hidden) await refresh();
+  setTimeout(poll, POLL_MS);
+}
+
+// -- drawing ----------------------------------------------------------------------
+
+// Redraw a part only when its data changed, so open details and text selections survive polls.
+function changed(part, data) {
+  const key = JSON.stringify(data);
+  if (state.rendered[part] === key) return false;
+  state.rendered[part] = key;
+  return true;
+}
+
+function render() {
+  if (!state.health) return;            // nothing to draw before the first answer
+  renderHealth();
+  if (changed("queues", [state.queues, state.selected])) {
+    renderQueues();
+    renderDiagram();
+    renderDetail();
+  }
+  if (changed("messages", [state.messages, state.selected])) renderMessages();
+  // relative times follow the clock without redrawing their rows
+  for (const node of document.querySelectorAll("[data-rel]")) node.textContent = fmtRelative(Number(node.dataset.rel));
+}
+
+function renderHealth() {
+  const health = state.health;
+  $("version").textContent = `v${health.version}`;
+  const store = health.persistence ? `data in ${health.persistence.data_dir} (sync ${health.persistence.sync})` : "in memory";
+  $("identity").textContent = `account ${health.account} · ${health.region} · ${store}`;
+  $("clock-mode").textContent = health.clock;
+  const now = $("clock-now");
+  now.textContent = fmtTime(health.now);
+  now.dataset.epoch = String(health.now);
+  now.setAttribute("datetime", new Date(health.now * 1000).toISOString());
+  $("advance-form").hidden = health.clock !== "manual";
+}
+
+function counter(field, value) {
+  return el("td", {class: "num" + (value ? "" : " zero"), "data-field": field, text: String(value)});
+}
+
+function renderQueues() {
+  const byArn = new Map(state.queues.map((queue) => [queue.arn, queue]));
+  const home = (queue) => queue.account === state.health.account && queue.region === state.health.region;
+  const rows = state.queues.map((queue) => {
+    let dlq = "—";
+    if (queue.dead_letter_target) {
+      const target = byArn.get(queue.dead_letter_target);
+      const max = redrive(queue).maxReceiveCount;
+      const name = target ? target.name : arnName(queue.dead_letter_target);
+      dlq = el("span", {},
+        el(target ? "a" : "span", {
+          href: target && hashFor(target.url), class: target ? "dlq-link" : "dlq-link missing",
+          "data-testid": "dlq-link", "data-target": name, title: queue.dead_letter_target,
+          text: `→ ${name}${target ? "" : " (missing)"}`,
+        }),
+        max ? el("span", {class: "muted", text: ` after ${max} receives`}) : null);
+    }
+    return el("tr", {
+      "data-testid": "queue-row", "data-name": queue.name, "data-url": queue.url,
+      class: queue.url === state.selected ? "selected" : null,
+      onclick: (event) => { if (!event.target.closest("a")) location.hash = hashFor(queue.url); },
+    },
+      el("td", {"data-field": "name"}, el("a", {href: hashFor(queue.url), title: queue.url, text: queue.name}),
+        home(queue) ? null : el("div", {class: "muted", text: `${queue.account} · ${queue.region}`})),
+      el("td", {"data-field": "type"}, el("span", {class: `badge ${queue.type}`, text: queue.type})),
+      counter("visible", queue.visible), counter("inflight", queue.inflight), counter("delayed", queue.delayed),
+      counter("sent", queue.totals.sent), counter("received", queue.totals.received),
+      counter("deleted", queue.totals.deleted), counter("dead_lettered", queue.totals.dead_lettered),
+      counter("expired", queue.totals.expired),
+      el("td", {"data-field": "dead_letter_target"}, dlq));
+  });
+  $("queues").tBodies[0].replaceChildren(...rows);
+  $("queue-count").textContent = `(${state.queues.length})`;
+  $("no-queues").hidden = state.queues.length > 0;
+}
+
+function renderDiagram() {
+  const box = {w: 250, h: 46, gapX: 110, gapY: 14, pad: 8};
+  const byArn = new Map(state.queues.map((queue) => [queue.arn, queue]));
+  const edges = state.queues.filter((q) => byArn.has(q.dead_letter_target)).map((q) => [q, byArn.get(q.dead_letter_target)]);
+  const nodes = state.queues.filter((q) => edges.some(([source, target]) => source === q || target === q));
+  // A queue's column is the longest redrive chain into it, so sources stand left of their DLQs
+  // (bounded passes: a cycle of redrives cannot loop forever).
+  const column = new Map(nodes.map((q) => [q, 0]));
+  for (let pass = 0; pass < nodes.length; pass++) {
+    for (const [source, target] of edges) {
+      column.set(target, Math.min(nodes.length - 1, Math.max(column.get(target), column.get(source) + 1)));
+    }
+  }
+  const rows = [];
+  const at = new Map();
+  for (const q of nodes) {
+    const col = column.get(q);
+    rows[col] = (rows[col] || 0) + 1;
+    at.set(q, {x: box.pad + col * (box.w + box.gapX), y: box.pad + (rows[col] - 1) * (box.h + box.gapY)});
+  }
+  const width = box.pad * 2 + Math.max(1, rows.length) * (box.w + box.gapX) - box.gapX;
+  const height = box.pad * 2 + Math.max(1, ...rows.filter(Boolean)) * (box.h + box.gapY) - box.gapY;
+
+  const marker = svg("marker", {id: "arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
+    markerHeight: "7", orient: "auto-start-reverse"}, svg("path", {d: "M0 0L10 5L0 10z"}));
+  const drawn = [svg("defs", {}, marker)];
+  for (const [source, target] of edges) {
+    const a = at.get(source), b = at.get(target);
+    const x1 = a.x + box.w, y1 = a.y + box.h / 2, x2 = b.x, y2 = b.y + box.h / 2;
+    const bend = Math.max(40, Math.abs(x2 - x1) / 2);
+    const max = redrive(source).maxReceiveCount;
+    drawn.push(svg("g", {class: "edge", "data-testid": "dlq-edge", "data-source": source.name, "data-target": target.name},
+      svg("title", {text: `${source.name} → ${target.name}${max ? ` after ${max} receives` : ""}`}),
+      svg("path", {d: `M${x1} ${y1}C${x1 + bend} ${y1} ${x2 - bend} ${y2} ${x2} ${y2}`, "marker-end": "url(#arrow)"}),
+      max ? svg("text", {x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, "text-anchor": "middle", text: `×${max}`}) : ""));
+  }
+  for (const q of nodes) {
+    const {x, y} = at.get(q);
+    const isTarget = edges.some(([, target]) => target === q);
+    const name = q.name.length > 30 ? q.name.slice(0, 29) + "…" : q.name;
+    drawn.push(svg("g", {
+      class: `node${isTarget ? " dlq" : ""}${q.url === state.selected ? " selected" : ""}`,
+      "data-testid": "dlq-node", "data-name": q.name, onclick: () => { location.hash = hashFor(q.url); },
+    },
+      svg("title", {text: q.arn}),
+      svg("rect", {x, y, width: box.w, height: box.h, rx: 6}),
+      svg("text", {x: x + 10, y: y + 19, class: "name", text: name}),
+      svg("text", {x: x + 10, y: y + 36, class: "counts", text: `${q.visible} visible · ${q.inflight} in flight`})));
+  }
+  const diagram = $("dlq-diagram");
+  diagram.replaceChildren(...drawn);
+  diagram.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  diagram.setAttribute("width", width);
+  diagram.setAttribute("height", height);
+  diagram.hidden = edges.length === 0;
+  $("no-links").hidden = edges.length > 0;
+}
+
+function renderDetail() {
+  const queue = selectedQueue();
+  $("detail").hidden = !queue;
+  if (!queue) return;
+  $("detail-name").textContent = queue.name;
+  const byArn = new Map(state.queues.map((q) => [q.arn, q]));
+  const link = (q) => el("a", {href: hashFor(q.url), text: q.name});
+  const target = queue.dead_letter_target;
+  const sources = state.queues.filter((q) => q.dead_letter_target === queue.arn);
+  const totals = Object.entries(queue.totals).map(([name, value]) => `${name.replace(/_/g, " ")} ${value}`).join(" · ");
+  const facts = [
+    ["URL", "url", queue.url],
+    ["ARN", "arn", queue.arn],
+    ["Type", "type", queue.type],
+    ["Created", "created_at", fmtTime(queue.created_at)],
+    ["Dead-letter queue", "dead_letter_target", target ? (byArn.has(target) ? link(byArn.get(target)) : target) : "none"],
+    ["Dead letters from", "dead_letter_sources", sources.length ? sources.flatMap((q, i) => (i ? [", ", link(q)] : [link(q)])) : "none"],
+    ["Totals", "totals", totals],
+    ["Faults", "faults", queue.faults ? JSON.stringify(queue.faults) : "none"],
+  ];
+  $("detail-facts").replaceChildren(...facts.flatMap(([label, field, value]) =>
+    [el("dt", {text: label}), el("dd", {"data-field": field}, ...[value].flat())]));
+  // only the fields this kind of queue takes; their contents stay as typed
+  $("fifo-fields").hidden = queue.type !== "fifo";
+  $("standard-fields").hidden = queue.type === "fifo";
+  const pairs = (object) => Object.entries(object).sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => el("tr", {"data-key": key}, el("th", {text: key}), el("td", {text: value})));
+  $("attributes").tBodies[0].replaceChildren(...pairs(queue.attributes));
+  $("tags").tBodies[0].replaceChildren(...pairs(queue.tags));
+  $("no-tags").hidden = Object.keys(queue.tags).length > 0;
+}
+
+function renderMessages() {
+  const data = state.messages;
+  const body = $("messages").tBodies[0];
+  if (!data || data.error) {
+    body.replaceChildren();
+    $("no-messages").hidden = !data;
+    $("no-messages").textContent = data ? data.error : "";
+    return;
+  }
+  const rows = data.messages.map((m) => {
+    const details = el("details", {open: state.expanded.has(m.id),
+      ontoggle: (event) => { event.target.open ? state.expanded.add(m.id) : state.expanded.delete(m.id); }},
+      el("summary", {text: "more"}),
+      el("pre", {text: JSON.stringify({
+        attributes: m.attributes, first_receive_at: fmtTime(m.first_receive_at),
+        dead_letter_source: m.dead_letter_source, visible_at: fmtTime(m.visible_at),
+      }, null, 2)}));
+    const fifo = [m.group_id && `group ${m.group_id}`, m.dedup_id && `dedup ${m.dedup_id}`,
+      m.sequence_number && `seq ${m.sequence_number}`].filter(Boolean);
+    return el("tr", {"data-testid": "message", "data-id": m.id, "data-state": m.state},
+      el("td", {class: "num muted", text: m.cursor}),
+      el("td", {"data-field": "id"}, el("code", {text: m.id})),
+      el("td", {}, el("span", {class: `state ${m.state}`, "data-field": "state", text: m.state})),
+      el("td", {}, el("pre", {class: "body", "data-field": "body", text: m.body})),
+      el("td", {class: "num", "data-field": "receive_count", text: String(m.receive_count)}),
+      el("td", {"data-field": "sent_at", text: fmtTime(m.sent_at)}),
+      el("td", {"data-field": "visible_at"}, m.state === "visible" ? "now" :
+        el("span", {title: fmtTime(m.visible_at), "data-rel": m.visible_at})),
+      el("td", {"data-field": "fifo", text: fifo.join(" · ") || "—"}),
+      el("td", {}, details));
+  });
+  body.replaceChildren(...rows);
+  $("no-messages").hidden = rows.length > 0;
+  $("no-messages").textContent = "No messages in this state.";
+  $("msg-next").disabled = !data.next;
+  $("msg-prev").disabled = $("msg-first").disabled = state.pages.length === 1;
+  $("msg-page").textContent = `page ${state.pages.length}${data.next ? "" : " (last)"}`;
+  $("msg-next").dataset.next = data.next || "";
+}
+
+// -- actions ----------------------------------------------------------------------
+
+function notify(text, ok = true, messageId = "") {
+  const notice = $("notice");
+  notice.hidden = false;
+  notice.className = ok ? "ok" : "error";
+  notice.textContent = text;
+  notice.dataset.messageId = messageId;  // the last sent message's id, for scripts and tests
+}
+
+// Run one action with its button disabled; show its error, then show its effect.
+async function act(button, action) {
+  button.disabled = true;
+  try {
+    await action();
+  } catch (error) {
+    notify(error.message, false);
+  } finally {
+    button.disabled = false;
+  }
+  await refresh();
+}
+
+function select(url) {
+  if (url === state.selected) return;
+  Object.assign(state, {selected: url, pages: ["0"], messages: null});
+  state.expanded.clear();
+  render();
+  refresh();
+}
+
+function page(pages) {
+  state.pages = pages.length ? pages : ["0"];
+  refresh();
+}
+
+window.addEventListener("hashchange", () => select(fromHash()));
+
+$("send-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const queue = selectedQueue();
+  if (!queue) return;
+  const params = {QueueUrl: queue.url, MessageBody: $("send-body").value};
+  if (queue.type === "fifo") {
+    if ($("send-group").value) params.MessageGroupId = $("send-group").value;
+    if ($("send-dedup").value) params.MessageDeduplicationId = $("send-dedup").value;
+  } else if ($("send-delay").value !== "") {
+    params.DelaySeconds = Number($("send-delay").value);
+  }
+  act($("send-button"), async () => {
+    const sent = await sqs("SendMessage", params);
+    notify(`Sent message ${sent.MessageId} to ${queue.name}`, true, sent.MessageId);
+  });
+});
+
+$("purge-button").addEventListener("click", () => {
+  const queue = selectedQueue();
+  if (!queue || !confirm(`Purge every message from ${queue.name}?`)) return;
+  act($("purge-button"), async () => {
+    await sqs("PurgeQueue", {QueueUrl: queue.url});
+    notify(`Purged ${queue.name}`);
+  });
+});
+
+$("advance-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const seconds = Number($("advance-seconds").value);
+  act($("advance-button"), async () => {
+    const moved = await postJSON("/_emulator/clock/advance", {seconds});
+    notify(`Clock advanced ${seconds} s to ${fmtTime(moved.now)}`);
+  });
+});
+
+$("msg-state").addEventListener("change", () => page(["0"]));
+$("msg-limit").addEventListener("change", () => page(["0"]));
+$("msg-first").addEventListener("click", () => page(["0"]));
+$("msg-prev").addEventListener("click", () => page(state.pages.slice(0, -1)));
+$("msg-next").addEventListener("click", () => {
+  if (state.messages && state.messages.next) page([...state.pages, state.messages.next]);
+});
+$("auto-refresh").addEventListener("change", () => refresh());
+
+poll();
