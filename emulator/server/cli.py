@@ -14,7 +14,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock, RealClock
-from emulator.server import config
+from emulator.server import config, inspect_cli
 from emulator.server.app import EmulatorApp
 from emulator.store import SYNC_MODES, StoreError, open_store
 
@@ -112,6 +112,9 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 
 def main(argv=None) -> None:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in inspect_cli.COMMANDS:  # queues, peek, advance, reset: the inspector
+        sys.exit(inspect_cli.main(argv))
     args = parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
