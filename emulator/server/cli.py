@@ -76,7 +76,10 @@ def _valid_host(value: str) -> bool:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="sqs-emulator", description="A local Amazon SQS emulator.")
+    parser = argparse.ArgumentParser(
+        prog="sqs-emulator", description="A local Amazon SQS emulator.",
+        epilog="To look inside a running emulator: sqs-emulator queues | peek QUEUE | advance SECONDS | reset "
+               "(each with --help).")
     _option(parser, "--host", "SQS_EMULATOR_HOST", "127.0.0.1")
     _option(parser, "--port", "SQS_EMULATOR_PORT", 9324, type=int)
     _option(parser, "--account-id", "SQS_EMULATOR_ACCOUNT_ID", "000000000000")
