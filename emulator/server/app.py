@@ -78,7 +78,7 @@ class EmulatorApp:
                 operation,
                 response.status_code,
                 elapsed * 1000,
-                request.user_agent.string.split(" ", 1)[0] or "-",  # e.g. Boto3/1.43.11, aws-cli/1.45.11
+                _client(request.user_agent.string),
             )
         return response
 
@@ -93,6 +93,16 @@ class EmulatorApp:
             port = _port(host)
             host = self.hostname if self._hostname_has_port or port is None else f"{self.hostname}:{port}"
         return f"{request.scheme}://{host}"
+
+
+def _client(agent: str) -> str:
+    """The client's product token for the request log (e.g. Boto3/1.43.11, aws-cli/1.45.11).
+    Browser-style agents all start with Mozilla/5.0: kombu's pycurl client, or a real
+    browser (the dashboard), told apart by what follows."""
+    token = agent.split(" ", 1)[0] or "-"
+    if token.startswith("Mozilla/"):
+        return "pycurl/-" if "pycurl" in agent else "browser/-"
+    return token
 
 
 def _port(host: str) -> int | None:
