@@ -55,7 +55,8 @@ class Load:
                 reply = sqs.send_message_batch(QueueUrl=self.url, Entries=entries)
                 acked = time.monotonic()
                 with self._lock:
-                    self.sent.update((entry["MessageId"], acked) for entry in reply["Successful"])
+                    # A reply the kill cut short may parse as empty: nothing in it was acknowledged.
+                    self.sent.update((entry["MessageId"], acked) for entry in reply.get("Successful", []))
                 if not self._receive:
                     continue
                 messages = sqs.receive_message(QueueUrl=self.url, MaxNumberOfMessages=4).get("Messages", [])
