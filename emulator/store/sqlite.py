@@ -20,6 +20,7 @@ cut may lose more (a killed process loses only the window).
 
 import base64
 import fcntl
+import gc
 import itertools
 import json
 import logging
@@ -227,10 +228,15 @@ class SqliteStore(Store):
         """Put back what the file holds into `broker`, built with this store as its
         journal and (on a manual clock) clock_time as its time."""
         self._clock = broker.clock
+        collecting = gc.isenabled()
+        gc.disable()  # recovery only creates objects: cyclic collections would rescan them all, again and again
         try:
             self._recover(broker)
         except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
             raise self._damaged(error) from None
+        finally:
+            if collecting:
+                gc.enable()
         if broker.clock.manual:
             broker.clock.on_advance(lambda: self._report([CLOCK, broker.clock.now()]))
             self._report([CLOCK, broker.clock.now()])
