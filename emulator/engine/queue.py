@@ -394,23 +394,16 @@ class Queue:
                     expired.append(message)
                     continue
                 self._seq = max(self._seq, message.seq)
-                self._messages[message.id] = message
-                if message.sent_at < self._newest_sent_at:
-                    heapq.heappush(self._older_arrivals, (message.sent_at, message.id))
-                else:
-                    self._newest_sent_at = message.sent_at
+                self._place(message)
                 if message.state is State.INFLIGHT and message.due > now:
                     self._inflight += 1
                     self._ready.taken(message)
-                    message.timer += 1
-                    self._scheduler.call_at(message.due, self._visibility_ended, message, message.timer)
+                    self._schedule_visibility_end(message)
                 elif message.state is State.DELAYED and message.due > now:
                     self._delayed += 1
                     self._scheduler.call_at(message.due, self._delay_ended, message)
-                else:  # _make_visible without its notify: nobody waits yet
-                    message.state = State.VISIBLE
-                    self._visible += 1
-                    self._ready.add(message)
+                else:
+                    self._show(message)  # no notify: nobody waits yet
             self._retention_due = None
             self._arm_retention()
         return expired
@@ -422,11 +415,7 @@ class Queue:
         message.seq = self._seq
         message.sent_at = sent_at
         self._stamp(message)
-        self._messages[message.id] = message
-        if sent_at < self._newest_sent_at:
-            heapq.heappush(self._older_arrivals, (sent_at, message.id))
-        else:
-            self._newest_sent_at = sent_at
+        self._place(message)
         if self._retention_due is None or sent_at + self.retention_period < self._retention_due:
             self._arm_retention()  # only a message older than the armed deadline's needs it
         if delay > 0:
@@ -437,6 +426,14 @@ class Queue:
         else:
             self._make_visible(message)
         self._journal.message_added(self, message)
+
+    def _place(self, message: Message) -> None:
+        """Keep a message in arrival order; one sent before the newest (a dead letter) also goes on the heap."""
+        self._messages[message.id] = message
+        if message.sent_at < self._newest_sent_at:
+            heapq.heappush(self._older_arrivals, (message.sent_at, message.id))
+        else:
+            self._newest_sent_at = message.sent_at
 
     def _stamp(self, message: Message) -> None:
         """Set what the queue type adds to a message it takes (FIFO: its sequence number)."""
@@ -472,10 +469,13 @@ class Queue:
             target._lock.release()
 
     def _make_visible(self, message: Message) -> None:
+        self._show(message)
+        self._message_visible.notify()
+
+    def _show(self, message: Message) -> None:
         message.state = State.VISIBLE
         self._visible += 1
         self._ready.add(message)
-        self._message_visible.notify()
 
     def _return_visible(self, message: Message) -> None:
         """A message taken off the ready order but neither delivered nor moved goes back."""
@@ -495,10 +495,13 @@ class Queue:
             self._message_visible.notify()
 
     def _arm_visibility(self, message: Message, deadline: float) -> None:
-        message.timer += 1
         message.due = deadline
-        self._scheduler.call_at(deadline, self._visibility_ended, message, message.timer)
+        self._schedule_visibility_end(message)
         self._journal.message_changed(self, message)
+
+    def _schedule_visibility_end(self, message: Message) -> None:
+        message.timer += 1  # supersedes the callback armed before
+        self._scheduler.call_at(message.due, self._visibility_ended, message, message.timer)
 
     def _remove(self, message: Message) -> None:
         state = message.state
