@@ -1,4 +1,5 @@
-"""The SQLite store: everything under --data-dir, in one WAL-mode file, written by one thread.
+"""The SQLite store: everything under --data-dir, in one WAL-mode file, written by one thread
+(opened and checked by opening.py).
 
 The engine reports transitions under a queue's lock; each report becomes a
 pending change in memory, and nothing else happens on the request's path. A
@@ -19,7 +20,6 @@ cut may lose more (a killed process loses only the window).
 """
 
 import base64
-import fcntl
 import gc
 import itertools
 import json
@@ -31,12 +31,11 @@ import weakref
 
 from emulator.engine.message import Message, State
 from emulator.engine.queue import Sent
-from emulator.store import SYNC_MODES, Store, StoreError, schema
+from emulator.store import SYNC_MODES, Store, StoreError, opening
 
 log = logging.getLogger(__name__)
 
 DB_FILE = "sqs.db"
-LOCK_FILE = "lock"
 PRUNE_EVERY = 60.0  # seconds (of the engine's clock) between deletes of expired dedup ids
 
 # Kinds of pending change: the first item of each change list.
@@ -119,9 +118,9 @@ class SqliteStore(Store):
         self.path = os.path.join(self.directory, DB_FILE)
         self._sync = sync
         self._interval = interval_ms / 1000
-        self._lock_file = self._lock_directory()
+        self._lock_file = opening.lock_directory(self.directory)
         try:
-            self._db = self._open()
+            self._db = opening.open_database(self.path, sync)
         except BaseException:
             self._lock_file.close()
             raise
@@ -142,86 +141,6 @@ class SqliteStore(Store):
         self._pruned_at = 0.0
         self._writer = threading.Thread(target=self._run, name="sqs-store-writer", daemon=True)
 
-    # -- opening: the directory's lock, the file's identity and schema ------------
-
-    def _lock_directory(self):
-        try:
-            os.makedirs(self.directory, exist_ok=True)
-            lock_file = open(os.path.join(self.directory, LOCK_FILE), "a+")
-        except OSError as error:
-            raise StoreError(f"cannot use data dir {self.directory}: {error.strerror}") from None
-        try:
-            fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            lock_file.seek(0)
-            holder = lock_file.read().strip() or "unknown"
-            lock_file.close()
-            raise StoreError(
-                f"data dir {self.directory} is in use by another sqs-emulator process (pid {holder}); "
-                "stop that process or choose another --data-dir"
-            ) from None
-        lock_file.truncate(0)
-        lock_file.write(f"{os.getpid()}\n")
-        lock_file.flush()
-        return lock_file
-
-    def _open(self) -> sqlite3.Connection:
-        try:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=2)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open {self.path}: {error}; check that it is a readable file") from None
-        try:
-            self._check_and_migrate(db)
-        except sqlite3.OperationalError as error:
-            db.close()
-            if "locked" in str(error):
-                raise StoreError(
-                    f"{self.path} is locked by another program; close whatever holds it and start again"
-                ) from None
-            raise StoreError(f"cannot open {self.path}: {error}; check that it is a readable file") from None
-        except sqlite3.DatabaseError as error:
-            db.close()
-            raise self._damaged(error) from None
-        except StoreError:
-            db.close()
-            raise
-        return db
-
-    def _damaged(self, error: Exception) -> StoreError:
-        return StoreError(
-            f"{self.path} is damaged or not an SQLite database ({error}). Nothing was changed: move the "
-            "file away (or choose another --data-dir) to start with an empty store"
-        )
-
-    def _check_and_migrate(self, db: sqlite3.Connection) -> None:
-        application_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
-        if has_tables and application_id != schema.APPLICATION_ID:
-            raise StoreError(
-                f"{self.path} is an SQLite database of another program (application_id {application_id:#x}), "
-                "not an emulator store. Nothing was changed: choose another --data-dir"
-            )
-        if version > schema.VERSION:
-            raise StoreError(
-                f"{self.path} has schema version {version}, written by a newer sqs-emulator (this one knows "
-                f"up to {schema.VERSION}); upgrade the emulator or choose another --data-dir"
-            )
-        if db.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
-            raise sqlite3.OperationalError("database is locked: cannot switch to WAL mode")
-        db.execute(f"PRAGMA synchronous = {'OFF' if self._sync == 'off' else 'FULL'}")
-        for number in range(version + 1, schema.VERSION + 1):
-            try:
-                db.executescript(
-                    f"BEGIN IMMEDIATE; {schema.MIGRATIONS[number - 1]}; PRAGMA application_id = "
-                    f"{schema.APPLICATION_ID}; PRAGMA user_version = {number}; COMMIT;"
-                )
-            except sqlite3.Error:
-                if db.in_transaction:
-                    db.rollback()
-                raise
-            log.info("store %s: schema migrated to version %d", self.path, number)
-
     # -- recovery ------------------------------------------------------------
 
     def recover(self, broker) -> None:
@@ -233,7 +152,7 @@ class SqliteStore(Store):
         try:
             self._recover(broker)
         except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
-            raise self._damaged(error) from None
+            raise opening.damaged(self.path, error) from None
         finally:
             if collecting:
                 gc.enable()

@@ -1,0 +1,99 @@
+"""Opening a data dir: the directory's lock, the file's identity, its schema.
+
+Every refusal is a StoreError naming the file and what to do; nothing here
+writes to a file that is not ours or not readable.
+"""
+
+import fcntl
+import logging
+import os
+import sqlite3
+
+from emulator.store import StoreError, schema
+
+log = logging.getLogger(__name__)
+
+LOCK_FILE = "lock"
+
+
+def lock_directory(directory: str):
+    """Hold DIR/lock for this process (flock); a second process is refused, naming the first."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+        lock_file = open(os.path.join(directory, LOCK_FILE), "a+")
+    except OSError as error:
+        raise StoreError(f"cannot use data dir {directory}: {error.strerror}") from None
+    try:
+        fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock_file.seek(0)
+        holder = lock_file.read().strip() or "unknown"
+        lock_file.close()
+        raise StoreError(
+            f"data dir {directory} is in use by another sqs-emulator process (pid {holder}); "
+            "stop that process or choose another --data-dir"
+        ) from None
+    lock_file.truncate(0)
+    lock_file.write(f"{os.getpid()}\n")
+    lock_file.flush()
+    return lock_file
+
+def open_database(path: str, sync: str) -> sqlite3.Connection:
+    """The store's file, checked as ours and migrated to the current schema; a clear StoreError otherwise."""
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=2)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open {path}: {error}; check that it is a readable file") from None
+    try:
+        _check_and_migrate(db, path, sync)
+    except sqlite3.OperationalError as error:
+        db.close()
+        if "locked" in str(error):
+            raise StoreError(
+                f"{path} is locked by another program; close whatever holds it and start again"
+            ) from None
+        raise StoreError(f"cannot open {path}: {error}; check that it is a readable file") from None
+    except sqlite3.DatabaseError as error:
+        db.close()
+        raise damaged(path, error) from None
+    except StoreError:
+        db.close()
+        raise
+    return db
+
+
+def damaged(path: str, error: Exception) -> StoreError:
+    return StoreError(
+        f"{path} is damaged or not an SQLite database ({error}). Nothing was changed: move the "
+        "file away (or choose another --data-dir) to start with an empty store"
+    )
+
+
+def _check_and_migrate(db: sqlite3.Connection, path: str, sync: str) -> None:
+    application_id = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+    if has_tables and application_id != schema.APPLICATION_ID:
+        raise StoreError(
+            f"{path} is an SQLite database of another program (application_id {application_id:#x}), "
+            "not an emulator store. Nothing was changed: choose another --data-dir"
+        )
+    if version > schema.VERSION:
+        raise StoreError(
+            f"{path} has schema version {version}, written by a newer sqs-emulator (this one knows "
+            f"up to {schema.VERSION}); upgrade the emulator or choose another --data-dir"
+        )
+    if db.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
+        raise sqlite3.OperationalError("database is locked: cannot switch to WAL mode")
+    db.execute(f"PRAGMA synchronous = {'OFF' if sync == 'off' else 'FULL'}")
+    for number in range(version + 1, schema.VERSION + 1):
+        try:
+            db.executescript(
+                f"BEGIN IMMEDIATE; {schema.MIGRATIONS[number - 1]}; PRAGMA application_id = "
+                f"{schema.APPLICATION_ID}; PRAGMA user_version = {number}; COMMIT;"
+            )
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.rollback()
+            raise
+        log.info("store %s: schema migrated to version %d", path, number)
