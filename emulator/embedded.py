@@ -43,13 +43,14 @@ class EmulatorServer:
         from emulator.engine.clock import ManualClock, RealClock
         from emulator.server.app import EmulatorApp
         from emulator.server.cli import KeepAliveHandler
+        from emulator.server.identity import valid_account_id
         from emulator.store import MEMORY
 
         if clock not in ("manual", "real"):
             raise ValueError(f"clock is 'manual' or 'real', not {clock!r}")
         if receipts not in receipt_modes.MODES:
             raise ValueError(f"receipts is one of {', '.join(receipt_modes.MODES)}, not {receipts!r}")
-        if not (isinstance(account_id, str) and len(account_id) == 12 and account_id.isdigit()):
+        if not valid_account_id(account_id):
             raise ValueError("account_id must be 12 digits")
         if purge_cooldown < 0 or recreate_cooldown < 0:
             raise ValueError("cooldowns are seconds, 0 or more")

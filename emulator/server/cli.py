@@ -16,6 +16,7 @@ from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock, RealClock
 from emulator.server import config, inspect_cli
 from emulator.server.app import EmulatorApp
+from emulator.server.identity import valid_account_id
 from emulator.store import SYNC_MODES, StoreError, open_store
 
 
@@ -107,7 +108,7 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("--sync-interval-ms must be between 1 and 60000")
     if args.purge_cooldown < 0 or args.recreate_cooldown < 0:
         parser.error("cooldowns are seconds, 0 or more")
-    if not (len(args.account_id) == 12 and args.account_id.isdigit()):
+    if not valid_account_id(args.account_id):
         parser.error("--account-id must be 12 digits")
     if args.hostname is not None and not _valid_host(args.hostname):
         parser.error("--hostname must be a host name, optionally with :port")

@@ -10,6 +10,10 @@ from typing import NamedTuple
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
 
 
+def valid_account_id(value) -> bool:
+    return isinstance(value, str) and len(value) == 12 and value.isdigit()
+
+
 class Identity(NamedTuple):
     account: str
     region: str
@@ -24,5 +28,5 @@ def identify(request, default_account: str, default_region: str) -> Identity:
         # Presigned query-protocol requests carry the scope in X-Amz-Credential.
         parts = request.args.get("X-Amz-Credential", "").split("/")
         access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
-    account = access_key if access_key and len(access_key) == 12 and access_key.isdigit() else default_account
+    account = access_key if valid_account_id(access_key) else default_account
     return Identity(account, region, access_key)
