@@ -24,11 +24,11 @@ from engine_support import (
 )
 
 from emulator.engine import attributes, receipts
-from emulator.engine import queue as engine_queue
+from emulator import limits
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock
 from emulator.engine.message import Message, State
-from emulator.engine.queue import MAX_INFLIGHT
+from emulator.limits import MAX_INFLIGHT
 from emulator.errors import SqsError
 
 
@@ -562,7 +562,7 @@ LIMIT = 5  # the limit is patched down: 120,000 real in-flight messages take sec
 
 @pytest.fixture
 def small_inflight_limit(monkeypatch):
-    monkeypatch.setattr(engine_queue, "MAX_INFLIGHT", LIMIT)
+    monkeypatch.setattr(limits, "MAX_INFLIGHT", LIMIT)
 
 
 def _fill_to_inflight_limit(queue):

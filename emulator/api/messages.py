@@ -3,13 +3,12 @@
 import uuid
 from typing import Any
 
+from emulator import limits
 from emulator.api import digests, validation
 from emulator.api.context import Context
 from emulator.engine.message import Delivery, Message
-from emulator.engine.queue import MAX_VISIBILITY_TIMEOUT, Queue, Sent
+from emulator.engine.queue import Queue, Sent
 from emulator.errors import SqsError, invalid_parameter, invalid_reason
-
-MAX_DELAY_SECONDS = 900
 
 
 def send_message(ctx: Context, params: dict) -> dict:
@@ -24,10 +23,10 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
     entries = params["Entries"]
     validation.batch_entries(entries, "SendMessageBatchRequestEntry")
     total = sum(_entry_size(entry) for entry in entries)
-    if total > validation.MAX_BATCH_BYTES:
+    if total > limits.MAX_BATCH_BYTES:
         raise SqsError(
             "BatchRequestTooLong",
-            f"Batch requests cannot be longer than {validation.MAX_BATCH_BYTES} bytes. You have sent {total} bytes.",
+            f"Batch requests cannot be longer than {limits.MAX_BATCH_BYTES} bytes. You have sent {total} bytes.",
         )
     accepted, sent_entries, failed = [], [], []
     for entry in entries:
@@ -49,9 +48,9 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
 
 def receive_message(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    max_messages = validation.int_in_range(params, "MaxNumberOfMessages", 1, 10, default=1)
-    visibility = _at_most(params, "VisibilityTimeout", MAX_VISIBILITY_TIMEOUT, queue.visibility_timeout)
-    wait = _at_most(params, "WaitTimeSeconds", 20, queue.receive_wait_seconds)
+    max_messages = validation.int_in_range(params, "MaxNumberOfMessages", 1, limits.MAX_BATCH_ENTRIES, default=1)
+    visibility = _at_most(params, "VisibilityTimeout", limits.MAX_VISIBILITY_TIMEOUT, queue.visibility_timeout)
+    wait = _at_most(params, "WaitTimeSeconds", limits.MAX_WAIT_SECONDS, queue.receive_wait_seconds)
     # The newer MessageSystemAttributeNames wins over the deprecated AttributeNames.
     system_names = set(params.get("MessageSystemAttributeNames") or params.get("AttributeNames") or ())
     attribute_names = params.get("MessageAttributeNames") or ()
@@ -136,10 +135,10 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
     if dedup_id is not None:
         validation.group_or_dedup_id("MessageDeduplicationId", dedup_id)
     delay = queue.delay_seconds if queue.fifo else entry.get("DelaySeconds", queue.delay_seconds)
-    if not 0 <= delay <= MAX_DELAY_SECONDS:
+    if not 0 <= delay <= limits.MAX_DELAY_SECONDS:
         raise invalid_parameter(
             f"Value {delay} for parameter DelaySeconds is invalid. "
-            f"Reason: DelaySeconds must be >= 0 and <= {MAX_DELAY_SECONDS}."
+            f"Reason: DelaySeconds must be >= 0 and <= {limits.MAX_DELAY_SECONDS}."
         )
     message = Message(
         str(uuid.uuid4()),
@@ -260,10 +259,10 @@ def _visibility_timeout(params: dict) -> int:
     timeout = params.get("VisibilityTimeout")
     if timeout is None:
         raise SqsError("MissingParameter", "The request must contain the parameter VisibilityTimeout.")
-    if not 0 <= timeout <= MAX_VISIBILITY_TIMEOUT:
+    if not 0 <= timeout <= limits.MAX_VISIBILITY_TIMEOUT:
         raise invalid_parameter(
             f"Value {timeout} for parameter VisibilityTimeout is invalid. "
-            f"Reason: VisibilityTimeout must be an integer between 0 and {MAX_VISIBILITY_TIMEOUT}."
+            f"Reason: VisibilityTimeout must be an integer between 0 and {limits.MAX_VISIBILITY_TIMEOUT}."
         )
     return timeout
 

@@ -4,6 +4,7 @@ import base64
 import binascii
 import json
 
+from emulator import limits
 from emulator.api.context import Context
 from emulator.engine import move_tasks, redrive
 from emulator.errors import SqsError, invalid_parameter
@@ -19,10 +20,10 @@ def start_message_move_task(ctx: Context, params: dict) -> dict:
         if destination is source:
             raise invalid_parameter("Source queue and destination queue must be different.")
     rate = params.get("MaxNumberOfMessagesPerSecond")
-    if rate is not None and not 1 <= rate <= move_tasks.MAX_RATE:
+    if rate is not None and not 1 <= rate <= limits.MAX_MOVE_RATE:
         raise invalid_parameter(
             f"Value {rate} for parameter MaxNumberOfMessagesPerSecond is invalid. "
-            f"Reason: You must enter a number that's between 1 and {move_tasks.MAX_RATE}."
+            f"Reason: You must enter a number that's between 1 and {limits.MAX_MOVE_RATE}."
         )
     task = ctx.broker.start_move_task(source, destination_arn, rate)
     return {"TaskHandle": task.handle}
@@ -31,10 +32,10 @@ def start_message_move_task(ctx: Context, params: dict) -> dict:
 def list_message_move_tasks(ctx: Context, params: dict) -> dict:
     source = _existing(ctx, params["SourceArn"], "SourceArn")
     max_results = params.get("MaxResults", 1)
-    if not 1 <= max_results <= 10:
+    if not 1 <= max_results <= limits.MAX_MOVE_TASK_RESULTS:
         raise invalid_parameter(
             f"Value {max_results} for parameter MaxResults is invalid. Reason: You must enter a number "
-            "that's between 1 and 10."
+            f"that's between 1 and {limits.MAX_MOVE_TASK_RESULTS}."
         )
     tasks = ctx.broker.move_tasks(source.arn)[:max_results]
     return {"Results": [task.describe() for task in tasks]}

@@ -5,14 +5,13 @@ import binascii
 import json
 import re
 
+from emulator import limits
 from emulator.api import validation
 from emulator.api.context import Context
 from emulator.engine import attributes as queue_attributes
 from emulator.engine.queue import Queue
 from emulator.errors import SqsError, invalid_parameter
 
-MAX_LIST_RESULTS = 1000
-MAX_TAGS = 50
 LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
 
 
@@ -36,7 +35,7 @@ def get_queue_url(ctx: Context, params: dict) -> dict:
 
 
 def list_queues(ctx: Context, params: dict) -> dict:
-    max_results = validation.int_in_range(params, "MaxResults", 1, MAX_LIST_RESULTS)
+    max_results = validation.int_in_range(params, "MaxResults", 1, limits.MAX_LIST_RESULTS)
     prefix = params.get("QueueNamePrefix") or ""
     queues = {q.name: q for q in ctx.broker.queues(ctx.account, ctx.region) if q.name.startswith(prefix)}
     page, token = _page(sorted(queues), params.get("NextToken"), max_results)
@@ -78,7 +77,7 @@ def purge_queue(ctx: Context, params: dict) -> dict:
 
 def list_dead_letter_source_queues(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    max_results = validation.int_in_range(params, "MaxResults", 1, MAX_LIST_RESULTS)
+    max_results = validation.int_in_range(params, "MaxResults", 1, limits.MAX_LIST_RESULTS)
     sources = {source.name: source for source in ctx.broker.dead_letter_sources(queue)}
     page, token = _page(sorted(sources), params.get("NextToken"), max_results)
     result: dict = {"queueUrls": [ctx.queue_url(sources[name]) for name in page]}
@@ -93,7 +92,7 @@ def tag_queue(ctx: Context, params: dict) -> dict:
     if not tags:  # as the query protocol sees an empty map: not there
         raise SqsError("MissingParameter", "The request must contain the parameter Tags.")
     validation.tags(tags)
-    if len(queue.tags.keys() | tags.keys()) > MAX_TAGS:
+    if len(queue.tags.keys() | tags.keys()) > limits.MAX_TAGS:
         raise invalid_parameter(f"Too many tags added for queue {queue.name}.")
     queue.tag(tags)
     return {}
@@ -186,7 +185,7 @@ def _page(names: list[str], token: str | None, max_results: int | None) -> tuple
     if token:
         after = _decode_token(token)
         names = [name for name in names if name > after]
-    page = names[: max_results or MAX_LIST_RESULTS]
+    page = names[: max_results or limits.MAX_LIST_RESULTS]
     more = max_results is not None and len(names) > len(page)
     return page, base64.urlsafe_b64encode(page[-1].encode()).decode() if more else None
 

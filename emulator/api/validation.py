@@ -4,6 +4,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from emulator import limits
 from emulator.errors import SqsError, invalid_parameter
 
 QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
@@ -14,9 +15,6 @@ ATTRIBUTE_NAME = re.compile(r"[\w.-]{1,256}")
 # Characters outside XML 1.0's set: AWS rejects a body holding any of them.
 INVALID_CHARACTER = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 ALLOWED_CHARACTERS = "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF"
-MAX_ATTRIBUTES = 10
-MAX_BATCH_ENTRIES = 10
-MAX_BATCH_BYTES = 1_048_576
 DATA_TYPES = ("String", "Number", "Binary")
 
 
@@ -54,9 +52,9 @@ def body(text: str | None) -> None:
 
 def message_attributes(attributes: dict[str, dict[str, Any]]) -> int:
     """Check user message attributes; return their size in bytes (counted against the message size)."""
-    if len(attributes) > MAX_ATTRIBUTES:
+    if len(attributes) > limits.MAX_MESSAGE_ATTRIBUTES:
         raise invalid_parameter(
-            f"Number of message attributes [{len(attributes)}] exceeds the allowed maximum [{MAX_ATTRIBUTES}]."
+            f"Number of message attributes [{len(attributes)}] exceeds the allowed maximum [{limits.MAX_MESSAGE_ATTRIBUTES}]."
         )
     size = 0
     for name, value in attributes.items():
@@ -135,10 +133,10 @@ def batch_entries(entries: list[dict[str, Any]], entry_shape: str) -> None:
     """The whole-request batch rules: not empty, at most 10, ids well formed and distinct."""
     if not entries:
         raise SqsError("EmptyBatchRequest", f"There should be at least one {entry_shape} in the request.")
-    if len(entries) > MAX_BATCH_ENTRIES:
+    if len(entries) > limits.MAX_BATCH_ENTRIES:
         raise SqsError(
             "TooManyEntriesInBatchRequest",
-            f"Maximum number of entries per request are {MAX_BATCH_ENTRIES}. You have sent {len(entries)}.",
+            f"Maximum number of entries per request are {limits.MAX_BATCH_ENTRIES}. You have sent {len(entries)}.",
         )
     seen = set()
     for entry in entries:

@@ -9,6 +9,7 @@ import json
 import re
 from typing import Callable, NamedTuple
 
+from emulator import limits
 from emulator.engine import redrive
 from emulator.errors import SqsError
 
@@ -53,15 +54,24 @@ def _one_of(*values: str) -> Callable[[str], bool]:
 
 
 SETTINGS: dict[str, Setting] = {
-    "DelaySeconds": Setting("0", _int_range(0, 900)),
-    "MaximumMessageSize": Setting("1048576", _int_range(1024, 1_048_576)),
-    "MessageRetentionPeriod": Setting("345600", _int_range(60, 1_209_600)),
-    "ReceiveMessageWaitTimeSeconds": Setting("0", _int_range(0, 20)),
-    "VisibilityTimeout": Setting("30", _int_range(0, 43_200)),
+    "DelaySeconds": Setting("0", _int_range(0, limits.MAX_DELAY_SECONDS)),
+    "MaximumMessageSize": Setting(
+        str(limits.MAX_MESSAGE_SIZE), _int_range(limits.MIN_MESSAGE_SIZE, limits.MAX_MESSAGE_SIZE)
+    ),
+    "MessageRetentionPeriod": Setting(
+        str(limits.DEFAULT_RETENTION_SECONDS),
+        _int_range(limits.MIN_RETENTION_SECONDS, limits.MAX_RETENTION_SECONDS),
+    ),
+    "ReceiveMessageWaitTimeSeconds": Setting("0", _int_range(0, limits.MAX_WAIT_SECONDS)),
+    "VisibilityTimeout": Setting(
+        str(limits.DEFAULT_VISIBILITY_TIMEOUT), _int_range(0, limits.MAX_VISIBILITY_TIMEOUT)
+    ),
     "Policy": Setting(None, lambda v: v == "" or _json_object(v)),
     "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
     # AWS lists the key reuse period only while a KMS key is set (sqs-reference section 3).
-    "KmsDataKeyReusePeriodSeconds": Setting("300", _int_range(60, 86_400), shown_with="KmsMasterKeyId"),
+    "KmsDataKeyReusePeriodSeconds": Setting(
+        "300", _int_range(limits.MIN_KMS_REUSE_SECONDS, limits.MAX_KMS_REUSE_SECONDS), shown_with="KmsMasterKeyId"
+    ),
     "SqsManagedSseEnabled": Setting("true", _boolean),
     # An empty string removes a redrive setting.
     "RedrivePolicy": Setting(

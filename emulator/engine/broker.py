@@ -6,6 +6,7 @@ targets and sources, move tasks, and AWS's 60-second lifecycle rules.
 
 import threading
 
+from emulator import limits
 from emulator.engine import redrive
 from emulator.engine.clock import RealClock
 from emulator.engine.fifo import FifoQueue
@@ -16,15 +17,14 @@ from emulator.engine.scheduler import Scheduler
 from emulator.engine.standard import StandardQueue
 from emulator.errors import SqsError, invalid_parameter, queue_does_not_exist
 
-AWS_COOLDOWN = 60.0
 
 
 class Broker:
     def __init__(
         self,
         clock=None,
-        purge_cooldown: float = AWS_COOLDOWN,
-        recreate_cooldown: float = AWS_COOLDOWN,
+        purge_cooldown: float = limits.PURGE_COOLDOWN_SECONDS,
+        recreate_cooldown: float = limits.RECREATE_COOLDOWN_SECONDS,
         receipts: str = "aws",
         journal: Journal = NO_JOURNAL,
     ):

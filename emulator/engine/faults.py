@@ -16,6 +16,8 @@ Off by default: a queue without a policy pays one attribute test per call.
 import random
 from dataclasses import dataclass, field
 
+from emulator import limits
+
 
 @dataclass
 class FaultPolicy:
@@ -30,8 +32,8 @@ class FaultPolicy:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} is a probability, from 0 to 1")
-        if not 0.0 <= self.delayed_visibility_seconds <= 900:
-            raise ValueError("delayed_visibility_seconds is from 0 to 900")
+        if not 0.0 <= self.delayed_visibility_seconds <= limits.MAX_DELAY_SECONDS:
+            raise ValueError(f"delayed_visibility_seconds is from 0 to {limits.MAX_DELAY_SECONDS}")
         self._rng = random.Random(self.seed)
 
     def duplicate(self) -> bool:

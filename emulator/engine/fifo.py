@@ -22,14 +22,15 @@ import hashlib
 import heapq
 from collections import deque
 
+from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
 from emulator.engine.message import Delivery, Message, State
 from emulator.engine.queue import Queue, Sent
 from emulator.errors import invalid_parameter
 
-DEDUP_WINDOW = 300.0
-ATTEMPT_WINDOW = 300.0
+DEDUP_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
+ATTEMPT_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
 # Sequence numbers are 20 digits, as AWS's are, and strictly increase per queue.
 SEQUENCE_BASE = 10**19
 COMPACT_AFTER = 1024

@@ -14,7 +14,6 @@ from emulator.engine.message import Message
 from emulator.engine.queue import Queue
 
 RUNNING, COMPLETED, CANCELLED, FAILED = "RUNNING", "COMPLETED", "CANCELLED", "FAILED"
-MAX_RATE = 500
 NO_DESTINATION = "AWS.SimpleQueueService.NonExistentQueue"
 
 

@@ -21,6 +21,7 @@ import uuid
 from collections import OrderedDict
 from typing import Callable, Iterable, NamedTuple
 
+from emulator import limits
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import receipts, redrive
 from emulator.engine.faults import FaultPolicy
@@ -29,8 +30,6 @@ from emulator.engine.message import Delivery, Message, State
 from emulator.engine.stats import QueueStats
 from emulator.errors import SqsError, invalid_parameter
 
-MAX_VISIBILITY_TIMEOUT = 43_200
-MAX_INFLIGHT = 120_000
 # How long a move into another queue waits for that queue's lock. Bounded, so
 # two queues that are each other's dead-letter queue cannot deadlock; a move
 # that gives up leaves the message where it was, to be moved on a later try.
@@ -186,7 +185,7 @@ class Queue:
                 deadline = self._clock.now() + wait_seconds
                 while not self._available() and not self.deleted and self._clock.now() < deadline:
                     self._clock.wait(self._message_visible, deadline)
-            if self._inflight >= MAX_INFLIGHT:
+            if self._inflight >= limits.MAX_INFLIGHT:
                 # AWS: a short poll of a standard queue at the in-flight limit is OverLimit;
                 # a long poll, or a FIFO queue, just gets nothing.
                 if wait_seconds > 0 or self.fifo:
@@ -216,7 +215,7 @@ class Queue:
                         break
                     # No dead-letter queue to move to: deliver it as usual.
                 deliveries.append(self._deliver(message, now, visibility_timeout))
-                if len(deliveries) >= max_messages or self._inflight >= MAX_INFLIGHT:
+                if len(deliveries) >= max_messages or self._inflight >= limits.MAX_INFLIGHT:
                     break
         finally:
             picks.close()
@@ -282,10 +281,10 @@ class Queue:
             if message.state is not State.INFLIGHT:
                 return  # its visibility already ended: AWS answers 200 and changes nothing
             now = self._clock.now()
-            if now + timeout > message.received_at + MAX_VISIBILITY_TIMEOUT:
+            if now + timeout > message.received_at + limits.MAX_VISIBILITY_TIMEOUT:
                 raise invalid_parameter(
                     f"Value {timeout} for parameter VisibilityTimeout is invalid. Reason: Total "
-                    f"VisibilityTimeout for the message is beyond the limit [{MAX_VISIBILITY_TIMEOUT} seconds]."
+                    f"VisibilityTimeout for the message is beyond the limit [{limits.MAX_VISIBILITY_TIMEOUT} seconds]."
                 )
             if timeout == 0:
                 self._end_inflight(message)

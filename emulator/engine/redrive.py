@@ -8,11 +8,10 @@ import json
 import re
 from typing import NamedTuple
 
+from emulator import limits
 from emulator.errors import SqsError, invalid_parameter
 
 ARN = re.compile(r"arn:aws:sqs:([a-z0-9-]+):(\d{12}):([A-Za-z0-9_-]{1,80}(?:\.fifo)?)")
-MAX_RECEIVE_COUNT = 1000
-MAX_SOURCE_ARNS = 10
 PERMISSIONS = ("allowAll", "denyAll", "byQueue")
 
 
@@ -59,12 +58,12 @@ def parse_redrive_policy(value: str) -> RedrivePolicy:
         count = int(count)  # AWS accepts the count as a number or a numeric string
     except (TypeError, ValueError):
         count = None
-    if count is None or not 1 <= count <= MAX_RECEIVE_COUNT:
+    if count is None or not 1 <= count <= limits.MAX_RECEIVE_COUNT:
         raise _invalid(
             "RedrivePolicy",
             value,
             f"Invalid value for maxReceiveCount: {policy['maxReceiveCount']}, "
-            f"valid values are from 1 to {MAX_RECEIVE_COUNT} both inclusive.",
+            f"valid values are from 1 to {limits.MAX_RECEIVE_COUNT} both inclusive.",
         )
     return RedrivePolicy(arn, count)
 
@@ -104,12 +103,12 @@ def parse_redrive_allow_policy(value: str) -> RedriveAllowPolicy:
             "Amazon SQS can't create the redrive allow policy. To specify one or more source queue ARNs, "
             "you must set redrivePermission to byQueue.",
         )
-    if len(arns or ()) > MAX_SOURCE_ARNS:
+    if len(arns or ()) > limits.MAX_REDRIVE_SOURCES:
         raise _invalid(
             "RedriveAllowPolicy",
             value,
             f"Amazon SQS can't create the redrive allow policy. The maximum number of source queue ARNs "
-            f"you can specify is {MAX_SOURCE_ARNS}.",
+            f"you can specify is {limits.MAX_REDRIVE_SOURCES}.",
         )
     return RedriveAllowPolicy(permission, tuple(arns or ()))
 
