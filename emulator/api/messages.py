@@ -6,8 +6,8 @@ from typing import Any
 from emulator import limits
 from emulator.api import digests, validation
 from emulator.api.context import Context
-from emulator.engine.message import Delivery, Message
-from emulator.engine.queue import Queue, Sent
+from emulator.engine.message import Delivery, Message, Sent
+from emulator.engine.queue import Queue
 from emulator.errors import SqsError, invalid_parameter, invalid_reason
 
 

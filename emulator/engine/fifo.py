@@ -25,8 +25,8 @@ from collections import deque
 from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
-from emulator.engine.message import Delivery, Message, State
-from emulator.engine.queue import Queue, Sent
+from emulator.engine.message import Delivery, Message, Sent, State
+from emulator.engine.queue import Queue
 from emulator.errors import invalid_parameter
 
 DEDUP_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)

@@ -103,3 +103,10 @@ class Delivery(NamedTuple):
     receipt_handle: str
     receive_count: int
     first_receive_at: float
+
+
+class Sent(NamedTuple):
+    """What a send answers: the stored message's id (the original's, for a FIFO duplicate)."""
+
+    message_id: str
+    sequence_number: str | None

@@ -19,14 +19,14 @@ import heapq
 import threading
 import uuid
 from collections import OrderedDict
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable
 
 from emulator import limits
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import receipts, redrive
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
-from emulator.engine.message import Delivery, Message, State
+from emulator.engine.message import Delivery, Message, Sent, State
 from emulator.engine.stats import QueueStats
 from emulator.errors import SqsError, invalid_parameter
 
@@ -40,13 +40,6 @@ class Transfer(enum.Enum):
     MOVED = "moved"
     BUSY = "busy"  # the target's lock was not free in time
     NO_TARGET = "no target"  # the target queue does not exist (any more)
-
-
-class Sent(NamedTuple):
-    """What a send answers: the stored message's id (the original's, for a FIFO duplicate)."""
-
-    message_id: str
-    sequence_number: str | None
 
 
 class Queue:

@@ -29,8 +29,7 @@ import sqlite3
 import threading
 import weakref
 
-from emulator.engine.message import Message, State
-from emulator.engine.queue import Sent
+from emulator.engine.message import Message, Sent, State
 from emulator.store import SYNC_MODES, Store, StoreError, opening
 
 log = logging.getLogger(__name__)
