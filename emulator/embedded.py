@@ -22,7 +22,7 @@ import threading
 import time
 from typing import Callable
 
-from emulator.admin.client import AdminApiError, AdminClient
+from emulator.inspect.client import AdminApiError, AdminClient
 
 HOST = "127.0.0.1"
 POLL_INTERVAL = 0.01  # seconds between two looks of wait_for_message

@@ -9,7 +9,7 @@ import boto3
 import pytest
 
 from emulator import serve
-from emulator.admin.client import AdminApiError, AdminClient, EmulatorUnreachable
+from emulator.inspect.client import AdminApiError, AdminClient, EmulatorUnreachable
 
 pytest_plugins = ["pytester"]
 

@@ -14,7 +14,8 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock, RealClock
-from emulator.server import config, inspect_cli
+from emulator.inspect import cli as inspect_cli
+from emulator.server import config
 from emulator.server.app import EmulatorApp
 from emulator.server.identity import valid_account_id
 from emulator.store import SYNC_MODES, StoreError, open_store
