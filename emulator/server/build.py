@@ -66,7 +66,7 @@ class Options:
     auto_create: bool = False
 
     def __post_init__(self):
-        # In the order the command line has always reported them: the first bad one is named.
+        # One refusal at a time, the first bad value in the order the command line has always checked.
         if not 0 <= self.port <= 65535:
             raise OptionError("port", "must be from 0 to 65535")
         _one_of("clock", self.clock, CLOCKS)
