@@ -14,11 +14,10 @@ import threading
 import time
 
 import psutil
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import WSGIRequestHandler
 
-from emulator.engine.broker import Broker
-from emulator.server.app import EmulatorApp
-from emulator.server.cli import KeepAliveHandler
+from emulator.server.build import Options, build
+from emulator.server.http import KeepAliveHandler
 
 
 class ClosingHandler(WSGIRequestHandler):
@@ -44,9 +43,8 @@ for _ in range({n}):
 
 def measure(handler, n: int) -> tuple[float, float]:
     """(server CPU us per request, wall ms per request)."""
-    broker = Broker()
-    server = make_server("127.0.0.1", 0, EmulatorApp(broker, "000000000000", "us-east-1"), threaded=True,
-                         request_handler=handler)
+    emulator = build(Options(port=0), handler=handler)
+    server = emulator.http
     threading.Thread(target=server.serve_forever, daemon=True).start()
     client = subprocess.Popen([sys.executable, "-c", CLIENT.format(port=server.server_port, n=n)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -61,8 +59,7 @@ def measure(handler, n: int) -> tuple[float, float]:
     finally:
         client.kill()
         server.shutdown()
-        server.server_close()
-        broker.close()
+        emulator.close()
     cpu = (after.user + after.system) - (before.user + before.system)
     return cpu / n * 1e6, wall / n * 1e3
 

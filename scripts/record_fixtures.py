@@ -40,9 +40,8 @@ if str(ROOT) not in sys.path:
 
 from werkzeug.test import Client  # noqa: E402
 
-from emulator.engine.broker import Broker  # noqa: E402
-from emulator.engine.clock import ManualClock  # noqa: E402
 from emulator.server.app import EmulatorApp  # noqa: E402
+from emulator.server.build import Options, build  # noqa: E402
 
 FIXTURES = ROOT / "fixtures" / "wire"
 PROTOCOLS = ("json", "query")
@@ -68,7 +67,7 @@ RESPONSE_HEADERS = ("content-type", "x-amzn-requestid", "x-amzn-query-error")
 
 
 def new_app() -> EmulatorApp:
-    return EmulatorApp(Broker(ManualClock(start=float(T0))), ACCOUNT, REGION)
+    return build(Options(account_id=ACCOUNT, region=REGION, clock="manual", clock_start=float(T0)), listen=False).app
 
 
 # =================================================================== normalization

@@ -8,9 +8,10 @@ from urllib.parse import urlsplit
 
 from werkzeug.wrappers import Request, Response
 
-from emulator import admin, api, protocol
-from emulator.admin.metrics import Metrics
+from emulator import api, protocol
 from emulator.errors import SqsError
+from emulator.server import admin
+from emulator.server.admin.metrics import Metrics
 from emulator.server.identity import identify
 from emulator.store import MEMORY, Store
 

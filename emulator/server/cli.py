@@ -1,79 +1,25 @@
 """`sqs-emulator` / `python -m emulator`: serve the emulator on a threaded HTTP/1.1 server."""
 
 import argparse
+import dataclasses
 import logging
 import os
 import signal
-import socket
 import sys
 import threading
-from urllib.parse import urlsplit
-
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from emulator.engine import receipts
-from emulator.engine.broker import Broker
-from emulator.engine.clock import ManualClock, RealClock
-from emulator.server import config, inspect_cli
-from emulator.server.app import EmulatorApp
-from emulator.server.identity import valid_account_id
-from emulator.store import SYNC_MODES, StoreError, open_store
+from emulator.inspect import cli as inspect_cli
+from emulator.server import config
+from emulator.server.build import CLOCKS, OptionError, Options, build
+from emulator.store import SYNC_MODES, StoreError
 
 
-class _NothingLeft:
-    def read(self, size: int = -1) -> bytes:
-        return b""
-
-
-class KeepAliveHandler(WSGIRequestHandler):
-    """HTTP/1.1 with keep-alive, which halves the server's CPU per request.
-
-    werkzeug 3.1 closes every connection: after each response it drains the
-    socket, which would swallow the client's next request. The app always
-    reads the whole body itself, so the drain is given a reader with nothing
-    left and the connection stays open unless the client asked to close it.
-    """
-
-    protocol_version = "HTTP/1.1"
-    timeout = 300  # seconds an idle keep-alive connection may hold its thread
-
-    def make_environ(self):
-        environ = super().make_environ()  # wsgi.input keeps the real stream
-        self._stream, self.rfile = self.rfile, _NothingLeft()
-        return environ
-
-    def run_wsgi(self):
-        try:
-            super().run_wsgi()
-        finally:
-            if isinstance(self.rfile, _NothingLeft):
-                self.rfile = self._stream
-
-    def send_header(self, keyword, value):
-        if keyword.lower() == "connection" and value.lower() == "close" and not self.close_connection:
-            return
-        super().send_header(keyword, value)
-
-    def setup(self):
-        super().setup()
-        # Without this, Nagle's algorithm meets delayed ACKs and each response stalls ~40 ms.
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_request(self, code="-", size="-"):
-        pass  # the app logs one line per request at debug level
+DEFAULT = Options()
 
 
 def _option(parser, name, env, default, **kwargs):
     parser.add_argument(name, default=os.environ.get(env, default), help=f"(env {env}, default {default})", **kwargs)
-
-
-def _valid_host(value: str) -> bool:
-    try:
-        parts = urlsplit(f"//{value}")
-        parts.port  # raises on a port that is not a number
-    except ValueError:
-        return False
-    return bool(parts.hostname) and parts.netloc == value and "@" not in value
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -81,37 +27,34 @@ def parse_args(argv=None) -> argparse.Namespace:
         prog="sqs-emulator", description="A local Amazon SQS emulator.",
         epilog="To look inside a running emulator: sqs-emulator queues | peek QUEUE | advance SECONDS | reset "
                "(each with --help).")
-    _option(parser, "--host", "SQS_EMULATOR_HOST", "127.0.0.1")
-    _option(parser, "--port", "SQS_EMULATOR_PORT", 9324, type=int)
-    _option(parser, "--account-id", "SQS_EMULATOR_ACCOUNT_ID", "000000000000")
-    _option(parser, "--region", "SQS_EMULATOR_REGION", "us-east-1")
+    _option(parser, "--host", "SQS_EMULATOR_HOST", DEFAULT.host)
+    _option(parser, "--port", "SQS_EMULATOR_PORT", DEFAULT.port, type=int)
+    _option(parser, "--account-id", "SQS_EMULATOR_ACCOUNT_ID", DEFAULT.account_id)
+    _option(parser, "--region", "SQS_EMULATOR_REGION", DEFAULT.region)
     # The host queue URLs carry (Docker, remote machines); default: the request's Host header.
     _option(parser, "--hostname", "SQS_EMULATOR_HOSTNAME", None)
     _option(parser, "--log-level", "SQS_EMULATOR_LOG_LEVEL", "info", choices=["debug", "info", "warning", "error"])
-    _option(parser, "--clock", "SQS_EMULATOR_CLOCK", "real", choices=["real", "manual"])
+    _option(parser, "--clock", "SQS_EMULATOR_CLOCK", DEFAULT.clock, choices=list(CLOCKS))
     # AWS allows one PurgeQueue per 60 s and no re-created name for 60 s after DeleteQueue;
     # 0 turns a rule off for test suites that purge or recreate quickly.
-    _option(parser, "--purge-cooldown", "SQS_EMULATOR_PURGE_COOLDOWN", 60.0, type=float)
-    _option(parser, "--recreate-cooldown", "SQS_EMULATOR_RECREATE_COOLDOWN", 60.0, type=float)
+    _option(parser, "--purge-cooldown", "SQS_EMULATOR_PURGE_COOLDOWN", DEFAULT.purge_cooldown, type=float)
+    _option(parser, "--recreate-cooldown", "SQS_EMULATOR_RECREATE_COOLDOWN", DEFAULT.recreate_cooldown, type=float)
     # What an earlier receipt handle of a standard queue's message may still do (emulator/engine/receipts.py).
-    _option(parser, "--receipts", "SQS_EMULATOR_RECEIPTS", "aws", choices=list(receipts.MODES))
+    _option(parser, "--receipts", "SQS_EMULATOR_RECEIPTS", DEFAULT.receipts, choices=list(receipts.MODES))
     # Persistence: without a data dir, everything stays in memory.
     _option(parser, "--data-dir", "SQS_EMULATOR_DATA_DIR", None)
-    _option(parser, "--sync", "SQS_EMULATOR_SYNC", "interval", choices=list(SYNC_MODES))
-    _option(parser, "--sync-interval-ms", "SQS_EMULATOR_SYNC_INTERVAL_MS", 100, type=int)
+    _option(parser, "--sync", "SQS_EMULATOR_SYNC", DEFAULT.sync, choices=list(SYNC_MODES))
+    _option(parser, "--sync-interval-ms", "SQS_EMULATOR_SYNC_INTERVAL_MS", DEFAULT.sync_interval_ms, type=int)
     _option(parser, "--config", "SQS_EMULATOR_CONFIG", None)
     parser.add_argument("--auto-create", action="store_true",
                         default=os.environ.get("SQS_EMULATOR_AUTO_CREATE", "").lower() in ("1", "true", "yes"),
                         help="a request to a missing queue creates it (env SQS_EMULATOR_AUTO_CREATE)")
     args = parser.parse_args(argv)
-    if not 1 <= args.sync_interval_ms <= 60_000:
-        parser.error("--sync-interval-ms must be between 1 and 60000")
-    if args.purge_cooldown < 0 or args.recreate_cooldown < 0:
-        parser.error("cooldowns are seconds, 0 or more")
-    if not valid_account_id(args.account_id):
-        parser.error("--account-id must be 12 digits")
-    if args.hostname is not None and not _valid_host(args.hostname):
-        parser.error("--hostname must be a host name, optionally with :port")
+    fields = {field.name for field in dataclasses.fields(Options)}
+    try:
+        args.options = Options(**{name: value for name, value in vars(args).items() if name in fields})
+    except OptionError as error:
+        parser.error(error.command_line)
     return args
 
 
@@ -123,26 +66,10 @@ def main(argv=None) -> None:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
-        store = open_store(args.data_dir, args.sync, args.sync_interval_ms)
-    except StoreError as error:
-        sys.exit(f"sqs-emulator: {error}")
-    broker = Broker(
-        ManualClock(store.clock_time) if args.clock == "manual" else RealClock(),
-        purge_cooldown=args.purge_cooldown,
-        recreate_cooldown=args.recreate_cooldown,
-        receipts=args.receipts,
-        journal=store,
-    )
-    try:
-        store.recover(broker)
-        if args.config:
-            config.apply(args.config, broker, args.account_id, args.region)
-        app = EmulatorApp(broker, args.account_id, args.region, args.hostname, store, args.auto_create)
-        server = make_server(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
+        emulator = build(args.options)
     except (StoreError, config.ConfigError, OSError) as error:
-        broker.close()
-        store.close()
         sys.exit(f"sqs-emulator: {error}")
+    server = emulator.http
 
     def stop(signum, frame):
         # shutdown() waits for serve_forever to return, so it cannot run on the serving thread.
@@ -159,8 +86,6 @@ def main(argv=None) -> None:
     try:
         server.serve_forever()
     finally:
-        server.server_close()
-        broker.close()
-        store.close()  # everything reported is written before the process exits
+        emulator.close()  # the store last: everything reported is written before the process exits
         print("SQS emulator stopped", flush=True)
     sys.exit(0)

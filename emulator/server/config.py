@@ -20,7 +20,7 @@ import logging
 import tomllib
 
 from emulator import api
-from emulator.admin.routes import fault_policy
+from emulator.server.admin.routes import fault_policy
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import redrive
 from emulator.errors import SqsError

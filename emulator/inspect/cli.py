@@ -1,5 +1,5 @@
 """The inspector: `sqs-emulator queues|peek|advance|reset` against a running
-emulator's admin API (emulator/admin/client.py).
+emulator's admin API (emulator/inspect/client.py).
 
     sqs-emulator queues                          every queue, with counts and totals
     sqs-emulator peek QUEUE [--state S] [--limit N]
@@ -20,7 +20,7 @@ import os
 import sys
 from datetime import datetime, timezone
 
-from emulator.admin.client import AdminApiError, AdminClient, EmulatorUnreachable
+from emulator.inspect.client import AdminApiError, AdminClient, EmulatorUnreachable
 
 COMMANDS = ("queues", "peek", "advance", "reset")
 DEFAULT_ENDPOINT = "http://127.0.0.1:9324"

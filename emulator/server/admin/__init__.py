@@ -11,7 +11,7 @@
                                         "delayed_visibility_seconds": s, "seed": n}
     DELETE /_emulator/faults           [?queue=]: clear one queue's policy, or every one
     GET    /_emulator/metrics          Prometheus text format
-    GET    /_emulator/ui               the dashboard (static files from emulator/admin/ui/)
+    GET    /_emulator/ui               the dashboard (static files from emulator/server/admin/static/)
 
 Every answer is JSON (but metrics and the dashboard); bad input is a 4xx with
 {"error": "..."}, never a 500.
@@ -22,8 +22,8 @@ import logging
 
 from werkzeug.wrappers import Request, Response
 
-from emulator.admin import routes, ui
-from emulator.admin.routes import AdminError
+from emulator.server.admin import routes, ui
+from emulator.server.admin.routes import AdminError
 
 PREFIX = "/_emulator/"
 MOTO_RESET = "/moto-api/reset"  # moto's server-mode reset, so suites written for it run unchanged

@@ -3,7 +3,7 @@
 One emulator per test session, started on first use (127.0.0.1, a free port,
 manual clock, in memory, no purge or re-create cooldowns). Nothing is autouse:
 
-* `sqs_emulator`: the server (emulator/embedded.py: .endpoint_url, .advance,
+* `sqs_emulator`: the server (emulator/testing/embedded.py: .endpoint_url, .advance,
   .reset, .queues, .peek, .faults, .clear_faults, .wait_for_message, .client);
 * `sqs_client`: a boto3 SQS client for it.
 
@@ -29,7 +29,7 @@ UNSET = ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_IGNORE_CONFIGURED_ENDPOINT_URL
 @pytest.fixture(scope="session")
 def _sqs_emulator_server():
     """The session's server; tests use `sqs_emulator`, which resets it first."""
-    from emulator.embedded import serve
+    from emulator.testing.embedded import serve
 
     with serve(port=0, clock="manual") as server:
         yield server

@@ -22,7 +22,7 @@ import threading
 import time
 from typing import Callable
 
-from emulator.admin.client import AdminApiError, AdminClient
+from emulator.inspect.client import AdminApiError, AdminClient
 
 HOST = "127.0.0.1"
 POLL_INTERVAL = 0.01  # seconds between two looks of wait_for_message
@@ -35,36 +35,17 @@ class EmulatorServer:
     def __init__(self, port: int = 0, clock: str = "manual", account_id: str = "000000000000",
                  region: str = "us-east-1", purge_cooldown: float = 0, recreate_cooldown: float = 0,
                  receipts: str = "aws"):
-        # Imported here so that `import emulator` stays light.
-        from werkzeug.serving import make_server
+        from emulator.server.build import Options, build  # here, so that `from emulator import serve` stays light
 
-        from emulator.engine import receipts as receipt_modes
-        from emulator.engine.broker import Broker
-        from emulator.engine.clock import ManualClock, RealClock
-        from emulator.server.app import EmulatorApp
-        from emulator.server.cli import KeepAliveHandler
-        from emulator.server.identity import valid_account_id
-        from emulator.store import MEMORY
-
-        if clock not in ("manual", "real"):
-            raise ValueError(f"clock is 'manual' or 'real', not {clock!r}")
-        if receipts not in receipt_modes.MODES:
-            raise ValueError(f"receipts is one of {', '.join(receipt_modes.MODES)}, not {receipts!r}")
-        if not valid_account_id(account_id):
-            raise ValueError("account_id must be 12 digits")
-        if purge_cooldown < 0 or recreate_cooldown < 0:
-            raise ValueError("cooldowns are seconds, 0 or more")
+        self._emulator = build(Options(host=HOST, port=port, account_id=account_id, region=region, clock=clock,
+                                       purge_cooldown=purge_cooldown, recreate_cooldown=recreate_cooldown,
+                                       receipts=receipts))
         self.account_id = account_id
         self.region = region
         self.clock = clock
-        self.broker = Broker(ManualClock() if clock == "manual" else RealClock(), purge_cooldown=purge_cooldown,
-                             recreate_cooldown=recreate_cooldown, receipts=receipts, journal=MEMORY)
-        try:
-            self.app = EmulatorApp(self.broker, account_id, region, None, MEMORY)
-            self._server = make_server(HOST, port, self.app, threaded=True, request_handler=KeepAliveHandler)
-        except BaseException:
-            self.broker.close()
-            raise
+        self.broker = self._emulator.broker
+        self.app = self._emulator.app
+        self._server = self._emulator.http
         self.port = self._server.server_port
         self.endpoint_url = f"http://{HOST}:{self.port}"
         self.admin = AdminClient(self.endpoint_url)
@@ -89,8 +70,7 @@ class EmulatorServer:
         self._stopped = True
         self._server.shutdown()  # returns once serve_forever has
         self._thread.join()
-        self._server.server_close()
-        self.broker.close()
+        self._emulator.close()
 
     # -- the admin API ------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The admin routes (listed in emulator/admin/__init__.py): each takes (request, app)
+"""The admin routes (listed in emulator/server/admin/__init__.py): each takes (request, app)
 and returns a JSON-able dict, or raises AdminError with its 4xx status."""
 
 import json
@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from importlib import metadata
 
 from emulator import api
-from emulator.admin import metrics, views
+from emulator.server.admin import metrics, views
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.message import State
 from emulator.errors import SqsError

@@ -5,9 +5,9 @@ from importlib import resources
 
 from werkzeug.wrappers import Request, Response
 
-from emulator.admin.routes import AdminError
+from emulator.server.admin.routes import AdminError
 
-STATIC = resources.files("emulator.admin") / "static"
+STATIC = resources.files("emulator.server.admin") / "static"
 
 
 def serve(request: Request, name: str) -> Response:

@@ -1,4 +1,4 @@
-"""A small client of the admin API (emulator/admin/__init__.py lists the routes),
+"""A small client of the admin API (emulator/server/admin/__init__.py lists the routes),
 on the standard library only. The pytest plugin, `emulator.serve` and the
 inspector command line (`sqs-emulator queues|peek|advance|reset`) use it.
 

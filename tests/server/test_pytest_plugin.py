@@ -1,4 +1,4 @@
-"""The pytest plugin (emulator/pytest_plugin.py), run by pytester on a test file
+"""The pytest plugin (emulator/testing/pytest_plugin.py), run by pytester on a test file
 of its own, and `emulator.serve` without pytest's fixtures."""
 
 import os
@@ -9,7 +9,7 @@ import boto3
 import pytest
 
 from emulator import serve
-from emulator.admin.client import AdminApiError, AdminClient, EmulatorUnreachable
+from emulator.inspect.client import AdminApiError, AdminClient, EmulatorUnreachable
 
 pytest_plugins = ["pytester"]
 
@@ -90,7 +90,7 @@ def user_suite(pytester, monkeypatch):
 
 def test_the_plugin_is_registered_by_its_entry_point():
     [plugin] = [ep for ep in entry_points(group="pytest11") if ep.name == "sqs_emulator"]
-    assert plugin.value == "emulator.pytest_plugin"
+    assert plugin.value == "emulator.testing.pytest_plugin"
 
 
 def test_a_user_suite_runs_on_the_plugins_fixtures(user_suite):

@@ -1,0 +1,138 @@
+"""One emulator from one Options: every option's check, and the wiring of clock,
+store, broker, app and HTTP server that the command line, `serve()` and the
+scripts share.
+
+    emulator = build(Options(port=0, clock="manual"))
+    emulator.http.serve_forever()   # until another thread calls emulator.http.shutdown()
+    emulator.close()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from emulator import limits
+from emulator.engine import receipts
+from emulator.engine.broker import Broker
+from emulator.engine.clock import ManualClock, RealClock
+from emulator.server import config
+from emulator.server.app import EmulatorApp
+from emulator.server.http import KeepAliveHandler
+from emulator.server.identity import valid_account_id
+from emulator.store import SYNC_MODES, Store, open_store
+
+CLOCKS = ("real", "manual")
+MAX_SYNC_INTERVAL_MS = 60_000
+
+
+class OptionError(ValueError):
+    """An option's value is refused. `option` is its field name (None: the message
+    names what it is about); str() names it as Python code does, `command_line`
+    as the command line does."""
+
+    def __init__(self, option: str | None, problem: str):
+        super().__init__(f"{option} {problem}" if option else problem)
+        self.option = option
+        self.problem = problem
+
+    @property
+    def command_line(self) -> str:
+        return f"--{self.option.replace('_', '-')} {self.problem}" if self.option else self.problem
+
+
+@dataclass(frozen=True)
+class Options:
+    """What one emulator is built from; refused (OptionError) at construction if any value is bad.
+
+    The defaults are the command line's, which are AWS's (serve() turns the cooldowns off)."""
+
+    host: str = "127.0.0.1"
+    port: int = 9324  # 0: a free port
+    account_id: str = "000000000000"
+    region: str = "us-east-1"
+    hostname: str | None = None  # the host queue URLs carry; None: the request's Host header
+    clock: str = "real"
+    clock_start: float | None = None  # the manual clock's first reading; None: the store's kept time, else now
+    purge_cooldown: float = limits.PURGE_COOLDOWN_SECONDS
+    recreate_cooldown: float = limits.RECREATE_COOLDOWN_SECONDS
+    receipts: str = "aws"
+    data_dir: str | None = None  # None: everything in memory
+    sync: str = "interval"
+    sync_interval_ms: int = 100
+    config: str | None = None  # a TOML file of queues (emulator/server/config.py)
+    auto_create: bool = False
+
+    def __post_init__(self):
+        # One refusal at a time, the first bad value in the order the command line has always checked.
+        if not 0 <= self.port <= 65535:
+            raise OptionError("port", "must be from 0 to 65535")
+        _one_of("clock", self.clock, CLOCKS)
+        _one_of("receipts", self.receipts, receipts.MODES)
+        _one_of("sync", self.sync, SYNC_MODES)
+        if not 1 <= self.sync_interval_ms <= MAX_SYNC_INTERVAL_MS:
+            raise OptionError("sync_interval_ms", f"must be between 1 and {MAX_SYNC_INTERVAL_MS}")
+        if self.purge_cooldown < 0 or self.recreate_cooldown < 0:
+            raise OptionError(None, "cooldowns are seconds, 0 or more")
+        if not valid_account_id(self.account_id):
+            raise OptionError("account_id", "must be 12 digits")
+        if self.hostname is not None and not _valid_host(self.hostname):
+            raise OptionError("hostname", "must be a host name, optionally with :port")
+        if self.data_dir == "":
+            raise OptionError("data_dir", "must name a directory")
+
+
+def _one_of(option: str, value, choices) -> None:
+    if value not in choices:
+        raise OptionError(option, f"is one of {', '.join(choices)}, not {value!r}")
+
+
+def _valid_host(value: str) -> bool:
+    try:
+        parts = urlsplit(f"//{value}")
+        parts.port  # raises on a port that is not a number
+    except ValueError:
+        return False
+    return bool(parts.hostname) and parts.netloc == value and "@" not in value
+
+
+@dataclass
+class Emulator:
+    """The pieces build() wired; close() releases them, the store last so it writes everything."""
+
+    store: Store
+    broker: Broker
+    app: EmulatorApp
+    http: BaseWSGIServer | None  # None when built without listening
+
+    def close(self) -> None:
+        if self.http is not None:
+            self.http.server_close()
+        self.broker.close()
+        self.store.close()
+
+
+def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Emulator:
+    """Open the store, put back what it kept, apply the config file, and (with
+    `listen`) bind the HTTP server, threaded, with `handler`. Raises StoreError,
+    ConfigError or OSError; whatever was opened is closed again first."""
+    store = open_store(options.data_dir, options.sync, options.sync_interval_ms)
+    if options.clock == "manual":
+        clock = ManualClock(store.clock_time if options.clock_start is None else options.clock_start)
+    else:
+        clock = RealClock()
+    broker = Broker(clock, purge_cooldown=options.purge_cooldown, recreate_cooldown=options.recreate_cooldown,
+                    receipts=options.receipts, journal=store)
+    try:
+        store.recover(broker)
+        if options.config:
+            config.apply(options.config, broker, options.account_id, options.region)
+        app = EmulatorApp(broker, options.account_id, options.region, options.hostname, store, options.auto_create)
+        http = make_server(options.host, options.port, app, threaded=True, request_handler=handler) if listen else None
+    except BaseException:
+        broker.close()
+        store.close()
+        raise
+    return Emulator(store, broker, app, http)
