@@ -1,6 +1,6 @@
 """Recovery: what a store's file holds, read back as plain values.
 
-read() only reads; the caller puts the result back through the broker's
+read_kept() only reads; the caller puts the result back through the broker's
 recovery hooks and writes what it changes (rows of expired messages, rows left
 of deleted queues). The manual clock's time is read apart (read_clock), on
 opening: the broker is built on it, and the rest is read as of its now.
@@ -41,7 +41,7 @@ def read_clock(db: sqlite3.Connection) -> float | None:
     return row[0] if row else None
 
 
-def read(db: sqlite3.Connection, now: float, recreate_cooldown: float) -> Kept:
+def read_kept(db: sqlite3.Connection, now: float, recreate_cooldown: float) -> Kept:
     """Every queue with its messages and its dedup ids unexpired at `now`, every move
     task, and the re-create cooldowns still running at `now`. Damage in the file
     raises sqlite3.DatabaseError."""

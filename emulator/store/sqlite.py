@@ -16,7 +16,7 @@ import weakref
 
 from emulator.store.base import SYNC_MODES, Store
 from emulator.store.opening import damaged, lock_directory, open_database
-from emulator.store.recovery import Kept, read, read_clock
+from emulator.store.recovery import Kept, read_clock, read_kept
 from emulator.store.rows import (
     AddDedup,
     AddMessage,
@@ -64,7 +64,7 @@ class SqliteStore(Store):
         gc.disable()  # recovery only creates objects: cyclic collections would rescan them all, again and again
         try:
             try:
-                kept = read(self._db, clock.now(), broker.recreate_cooldown)
+                kept = read_kept(self._db, clock.now(), broker.recreate_cooldown)
             except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
                 raise damaged(self.path, error) from None
             self._restore(broker, kept)

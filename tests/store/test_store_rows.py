@@ -9,7 +9,7 @@ from engine_support import ACCOUNT, REGION, T0, make_message
 from emulator.engine.clock import ManualClock
 from emulator.engine.message import Message, Sent, State
 from emulator.store.opening import open_database
-from emulator.store.recovery import read, read_clock
+from emulator.store.recovery import read_clock, read_kept
 from emulator.store.rows import (
     AddDedup,
     AddMessage,
@@ -64,7 +64,7 @@ def test_what_each_record_writes_recovery_reads_back(db):
     sent = message()
     write(db, SaveQueue.of(1, QUEUE), AddMessage(1, sent), AddDedup.of(1, ("g", "d"), Sent(sent.id, "18"), T0 + 300),
           AddDedup.of(1, "plain", Sent("other", None), T0 + 299), SaveTask.of(TASK), SetClock(T0 + 5))
-    kept = read(db, T0, 60)
+    kept = read_kept(db, T0, 60)
     (queue,) = kept.queues
     assert (queue.queue_id, queue.account, queue.region, queue.name, queue.fifo, queue.attributes, queue.tags,
             queue.created_at, queue.modified_at, queue.purged_at, queue.seq) == (
@@ -78,23 +78,23 @@ def test_what_each_record_writes_recovery_reads_back(db):
 def test_a_dropped_queue_leaves_only_its_cooldown_and_a_reset_leaves_nothing(db):
     write(db, SaveQueue.of(1, QUEUE), AddMessage(1, message()), AddDedup.of(1, "d", Sent("id", None), T0 + 300),
           DropQueue(1, ACCOUNT, REGION, "q.fifo", T0))
-    assert read(db, T0, 60) == ([], [], [(ACCOUNT, REGION, "q.fifo", T0)], set())
+    assert read_kept(db, T0, 60) == ([], [], [(ACCOUNT, REGION, "q.fifo", T0)], set())
     write(db, SaveQueue.of(2, QUEUE), SaveTask.of(TASK), Reset())
-    assert read(db, T0, 60) == ([], [], [], set())
+    assert read_kept(db, T0, 60) == ([], [], [], set())
 
 
 def test_a_removed_message_row_goes(db):
     write(db, SaveQueue.of(1, QUEUE), AddMessage(1, message()), RemoveMessage(1, 4))
-    assert read(db, T0, 60).queues[0].messages == []
+    assert read_kept(db, T0, 60).queues[0].messages == []
 
 
 def test_a_delivery_change_rewrites_the_delivery_fields_and_emptying_leaves_the_queue(db):
     sent = message()
     redelivered = ChangeMessage(1, 4, ("visible", 2, T0 + 1, "n", T0 + 2, None))
     write(db, SaveQueue.of(1, QUEUE), AddMessage(1, sent), redelivered)
-    (restored,) = read(db, T0, 60).queues[0].messages
+    (restored,) = read_kept(db, T0, 60).queues[0].messages
     sent.state, sent.due = State.VISIBLE, None
     assert fields(restored) == fields(sent)
     write(db, AddDedup.of(1, "d", Sent("id", None), T0 + 300), EmptyQueue(1))
-    (queue,) = read(db, T0, 60).queues
+    (queue,) = read_kept(db, T0, 60).queues
     assert (queue.name, queue.messages, queue.dedup) == ("q.fifo", [], [])
