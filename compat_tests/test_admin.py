@@ -150,7 +150,7 @@ def test_a_long_poll_wakes_when_an_advance_makes_a_message_visible(endpoint, mak
     poller = Poller(make_client(), queue, WaitTimeSeconds=20).start()
     assert poller.alive()
     call(endpoint, "POST", "/_emulator/clock/advance", {"seconds": 10})
-    assert [m["Body"] for m in poller.join(timeout=5)] == ["soon"]
+    assert [m["Body"] for m in poller.join()] == ["soon"]
 
 
 def test_injected_duplicates_reach_a_second_consumer_under_new_receipt_handles(endpoint, sqs, queue):

@@ -1,7 +1,9 @@
 """What a SIGKILL may lose: nothing acknowledged with --sync always, at most the
 window with --sync interval. A load of concurrent boto3 clients runs while the
 server is killed; the restarted server is drained and compared with what the
-clients were told."""
+clients were told. The load is sized by what the clients were told (enough
+acknowledgements before the kill), never by a fixed time: a slow machine only
+makes it run longer."""
 
 import threading
 import time
@@ -15,8 +17,9 @@ from compat_tests.persistence import Emulator
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator's own data dir")
 
-LOAD_SECONDS = 1.5
 WORKERS = 4
+ACKNOWLEDGED = 100  # sends acknowledged before the kill, for the comparisons to mean something
+HANG = 120  # seconds: only a load that stopped making progress takes this long
 INTERVAL_MS = 100
 # The window plus one commit's time on a slow, busy CI machine.
 INTERVAL_MARGIN = INTERVAL_MS / 1000 + 0.5
@@ -31,7 +34,9 @@ class Load:
         self.sent: dict[str, float] = {}  # message id -> when its send was acknowledged
         self.deleted: dict[str, float] = {}  # message id -> when its delete was acknowledged
         self.deleting: set[str] = set()  # deletes asked for: the kill may cut one off after it happened
+        self.held: set[str] = set()  # received and never to be deleted: a send they came from stays kept
         self._lock = threading.Lock()
+        self._acked = threading.Condition(self._lock)  # notified at each acknowledgement
         self._endpoint = endpoint
         self._receive = receive
         self._threads = [threading.Thread(target=self._work, args=(n,)) for n in range(WORKERS)]
@@ -40,6 +45,11 @@ class Load:
         for thread in self._threads:
             thread.start()
         return self
+
+    def wait_until(self, enough) -> None:
+        """Block until enough(self) holds, checked at each acknowledgement; fail if the load hangs."""
+        with self._acked:
+            assert self._acked.wait_for(lambda: enough(self), timeout=HANG), "the load stopped making progress"
 
     def join(self) -> None:
         for thread in self._threads:
@@ -57,9 +67,12 @@ class Load:
                 with self._lock:
                     # A reply the kill cut short may parse as empty: nothing in it was acknowledged.
                     self.sent.update((entry["MessageId"], acked) for entry in reply.get("Successful", []))
+                    self._acked.notify_all()
                 if not self._receive:
                     continue
                 messages = sqs.receive_message(QueueUrl=self.url, MaxNumberOfMessages=4).get("Messages", [])
+                with self._lock:
+                    self.held.update(message["MessageId"] for message in messages[3:])
                 for message in messages[:3]:  # one stays in flight
                     with self._lock:
                         self.deleting.add(message["MessageId"])
@@ -67,15 +80,18 @@ class Load:
                     acked = time.monotonic()
                     with self._lock:
                         self.deleted[message["MessageId"]] = acked
+                        self._acked.notify_all()
         except (BotoCoreError, ClientError, OSError):
             return  # the server was killed
 
 
-def _run_and_kill(tmp_path, sync_options, receive: bool):
+def _run_and_kill(tmp_path, sync_options, receive: bool, enough):
+    """Kill the server once enough(load) holds, while the load runs on the real clock
+    (that is what a crash interrupts); then start it again on the same data dir."""
     emulator = Emulator(tmp_path, *sync_options).start()
     url = emulator.client.create_queue(QueueName="load", Attributes={"VisibilityTimeout": "3600"})["QueueUrl"]
     load = Load(emulator.server.url, url, receive).start()
-    time.sleep(LOAD_SECONDS)  # the load runs on the real clock: that is what a crash interrupts
+    load.wait_until(enough)
     killed_at = time.monotonic()
     emulator.kill()
     load.join()
@@ -97,10 +113,10 @@ def _drain(emulator, url) -> set[str]:
 
 
 def test_sync_always_loses_no_acknowledged_send_and_resurrects_no_acknowledged_delete(tmp_path):
-    emulator, url, load, _ = _run_and_kill(tmp_path, ("--sync", "always"), receive=True)
+    emulator, url, load, _ = _run_and_kill(tmp_path, ("--sync", "always"), receive=True,
+                                           enough=lambda load: len(load.sent) >= ACKNOWLEDGED and load.deleted)
     try:
         left = _drain(emulator, url)
-        assert len(load.sent) > 100 and load.deleted  # the load really ran
         lost = load.sent.keys() - load.deleting - left
         resurrected = load.deleted.keys() & left
         assert not lost, f"{len(lost)} acknowledged sends lost"
@@ -111,13 +127,19 @@ def test_sync_always_loses_no_acknowledged_send_and_resurrects_no_acknowledged_d
 
 def test_sync_interval_loses_at_most_the_window(tmp_path):
     options = ("--sync", "interval", "--sync-interval-ms", str(INTERVAL_MS))
-    emulator, url, load, killed_at = _run_and_kill(tmp_path, options, receive=True)
+
+    def enough(load) -> bool:
+        # Held messages never join `deleting`: those acknowledged a window ago stay in `kept` below.
+        settled = time.monotonic() - INTERVAL_MARGIN
+        return sum(1 for mid in load.held if load.sent.get(mid, settled) < settled) >= ACKNOWLEDGED
+
+    emulator, url, load, killed_at = _run_and_kill(tmp_path, options, receive=True, enough=enough)
     try:
         left = _drain(emulator, url)
         settled = killed_at - INTERVAL_MARGIN
         kept = {mid for mid, acked in load.sent.items() if acked < settled} - load.deleting
         gone = {mid for mid, acked in load.deleted.items() if acked < settled}
-        assert len(kept) > 100
+        assert len(kept) >= ACKNOWLEDGED
         assert kept <= left, f"{len(kept - left)} sends acknowledged before the window were lost"
         assert not gone & left, f"{len(gone & left)} deletes acknowledged before the window came back"
     finally:

@@ -89,7 +89,7 @@ def test_wait_time_with_message_available_returns_at_once(sqs, queue):
     sqs.send_message(QueueUrl=queue, MessageBody="m")
     start = time.monotonic()
     assert len(receive(sqs, queue, WaitTimeSeconds=20)) == 1
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < 15  # only a hang, or a wait for the 20 s, takes this long
 
 
 SYSTEM_ALL = {"SenderId", "SentTimestamp", "ApproximateReceiveCount", "ApproximateFirstReceiveTimestamp"}

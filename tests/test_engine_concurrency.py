@@ -128,7 +128,7 @@ def test_concurrent_receives_never_share_a_message():
         broker.close()
 
 
-def test_long_poll_on_real_clock_returns_within_milliseconds_of_a_send():
+def test_long_poll_on_real_clock_is_woken_by_a_send():
     broker = Broker()
     try:
         queue, _ = broker.create_queue(ACCOUNT, REGION, "fast", {})
@@ -149,10 +149,11 @@ def test_long_poll_on_real_clock_returns_within_milliseconds_of_a_send():
             time.sleep(0.001)
         sent_at = time.monotonic()
         queue.send([(make_message("ping"), 0)])
-        thread.join(timeout=5)
+        thread.join(timeout=15)
         assert not thread.is_alive()
         assert [d.message.body for d in result["deliveries"]] == ["ping"]
-        assert result["at"] - sent_at < 0.5
+        # Well inside the 20 s wait, however slow the machine: a poll the send did not wake would run to its end.
+        assert result["at"] - sent_at < 10
     finally:
         broker.close()
 
@@ -163,7 +164,7 @@ def test_long_poll_on_real_clock_times_out_empty():
         queue, _ = broker.create_queue(ACCOUNT, REGION, "empty", {})
         start = time.monotonic()
         assert queue.receive(10, 30, 1) == []
-        assert 0.9 <= time.monotonic() - start < 3
+        assert 0.9 <= time.monotonic() - start < 15  # not before its 1 s wait; the upper bound only catches a hang
     finally:
         broker.close()
 

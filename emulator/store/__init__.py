@@ -1,48 +1,18 @@
 """Stores: what keeps the engine's state beyond the process.
 
-A store is the broker's journal (emulator/engine/journal.py): the engine
-reports each state transition to it, under the queue's lock, and the store
-only notes the change; writing happens on its own thread. On start a store
-puts back what it kept (recover), before the server takes requests.
-
-`MEMORY` keeps nothing: the emulator without --data-dir, at no cost on any
-path. `SqliteStore` (sqlite.py) keeps everything in one SQLite file.
+base.py     the interface (Store), the no-op MEMORY store, StoreError, SYNC_MODES
+sqlite.py   SqliteStore: everything under --data-dir in one SQLite file, which
+            opening.py opens, rows.py encodes, recovery.py reads back and
+            writer.py writes
 """
 
-from emulator.engine.journal import Journal
+from emulator.store.base import MEMORY, SYNC_MODES, Store, StoreError
+from emulator.store.sqlite import SqliteStore
 
-SYNC_MODES = ("always", "interval", "off")
-
-
-class StoreError(Exception):
-    """The store cannot be used; the message says which file and what to do."""
-
-
-class Store(Journal):
-    clock_time: float | None = None  # the manual clock's time when the store was last written
-
-    def recover(self, broker) -> None:
-        """Put every kept queue, message, dedup id, task and cooldown back into `broker`
-        (whose journal this store is), then start writing."""
-
-    def durable(self) -> None:
-        """Return once every change reported so far is durable, when the sync policy says
-        a reply must wait for that (--sync always); at once otherwise."""
-
-    def close(self) -> None:
-        """Write what is pending and release the data directory."""
-
-    def describe(self) -> dict | None:
-        """What the health route shows of the store (None: in memory)."""
-        return None
-
-
-MEMORY = Store()
+__all__ = ["MEMORY", "SYNC_MODES", "SqliteStore", "Store", "StoreError", "open_store"]
 
 
 def open_store(data_dir: str | None, sync: str = "interval", interval_ms: int = 100) -> Store:
     if data_dir is None:
         return MEMORY
-    from emulator.store.sqlite import SqliteStore
-
     return SqliteStore(data_dir, sync, interval_ms)

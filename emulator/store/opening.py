@@ -9,7 +9,8 @@ import logging
 import os
 import sqlite3
 
-from emulator.store import StoreError, schema
+from emulator.store.base import StoreError
+from emulator.store.schema import APPLICATION_ID, MIGRATIONS, VERSION
 
 log = logging.getLogger(__name__)
 
@@ -73,24 +74,24 @@ def _check_and_migrate(db: sqlite3.Connection, path: str, sync: str) -> None:
     application_id = db.execute("PRAGMA application_id").fetchone()[0]
     version = db.execute("PRAGMA user_version").fetchone()[0]
     has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
-    if has_tables and application_id != schema.APPLICATION_ID:
+    if has_tables and application_id != APPLICATION_ID:
         raise StoreError(
             f"{path} is an SQLite database of another program (application_id {application_id:#x}), "
             "not an emulator store. Nothing was changed: choose another --data-dir"
         )
-    if version > schema.VERSION:
+    if version > VERSION:
         raise StoreError(
             f"{path} has schema version {version}, written by a newer sqs-emulator (this one knows "
-            f"up to {schema.VERSION}); upgrade the emulator or choose another --data-dir"
+            f"up to {VERSION}); upgrade the emulator or choose another --data-dir"
         )
     if db.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
         raise sqlite3.OperationalError("database is locked: cannot switch to WAL mode")
     db.execute(f"PRAGMA synchronous = {'OFF' if sync == 'off' else 'FULL'}")
-    for number in range(version + 1, schema.VERSION + 1):
+    for number in range(version + 1, VERSION + 1):
         try:
             db.executescript(
-                f"BEGIN IMMEDIATE; {schema.MIGRATIONS[number - 1]}; PRAGMA application_id = "
-                f"{schema.APPLICATION_ID}; PRAGMA user_version = {number}; COMMIT;"
+                f"BEGIN IMMEDIATE; {MIGRATIONS[number - 1]}; PRAGMA application_id = "
+                f"{APPLICATION_ID}; PRAGMA user_version = {number}; COMMIT;"
             )
         except sqlite3.Error:
             if db.in_transaction:

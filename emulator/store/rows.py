@@ -1,0 +1,295 @@
+"""The store's rows (tables in schema.py): the SQL that reads and writes them, the
+change records the writer turns into statements, and the codec between engine
+objects and rows.
+
+A change record names the statements that write it (`SQL`) and gives their
+parameters (`params()`); the writer runs each run of same-kind records as one
+executemany per statement. Records of a message (AddMessage, ChangeMessage)
+keep their delivery fields apart so that a later change can rewrite them while
+the record waits to be written.
+"""
+
+import base64
+import json
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from emulator.engine.message import Message, Sent, State
+
+STATES = {state.value: state for state in State}
+
+MESSAGE_COLUMNS = (
+    "queue_id, seq, id, body, attributes, system_attributes, md5_of_body, md5_of_attributes, group_id, "
+    "dedup_id, sequence_number, sent_at, sender_id, dead_letter_source, "
+    "state, receive_count, first_receive_at, nonce, received_at, due"
+)
+
+# -- reading (recovery) ---------------------------------------------------------
+
+SELECT_CLOCK = "SELECT value FROM meta WHERE key = 'clock'"
+SELECT_QUEUES = ("SELECT id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq "
+                 "FROM queues ORDER BY id")
+SELECT_MESSAGES = f"SELECT {MESSAGE_COLUMNS} FROM messages ORDER BY queue_id, seq"
+SELECT_DEDUP = ("SELECT queue_id, key, message_id, sequence_number, expires_at FROM dedup WHERE expires_at > ? "
+                "ORDER BY expires_at")
+SELECT_MOVE_TASKS = "SELECT source_arn, state FROM move_tasks"
+SELECT_COOLDOWNS = "SELECT account, region, name, deleted_at FROM cooldowns WHERE deleted_at > ?"
+
+# -- written with every batch -----------------------------------------------------
+
+RAISE_SEQ = "UPDATE queues SET seq = max(seq, ?) WHERE id = ?"
+PRUNE_DEDUP = "DELETE FROM dedup WHERE expires_at <= ?"
+
+
+# -- change records -----------------------------------------------------------------
+
+
+class SaveQueue(NamedTuple):
+    """A queue created, or its attributes, tags or purge time changed."""
+
+    queue_id: int
+    account: str
+    region: str
+    name: str
+    fifo: int
+    attributes: str  # JSON
+    tags: str  # JSON
+    created_at: int
+    modified_at: int
+    purged_at: float | None
+
+    SQL = (
+        (
+            "INSERT INTO queues (id, account, region, name, fifo, attributes, tags, created_at, modified_at, "
+            "purged_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET attributes = "
+            "excluded.attributes, tags = excluded.tags, modified_at = excluded.modified_at, purged_at = "
+            "excluded.purged_at"
+        ),
+    )
+
+    @classmethod
+    def of(cls, queue_id: int, queue) -> "SaveQueue":
+        return cls(queue_id, queue.account, queue.region, queue.name, int(queue.fifo), json.dumps(queue.attributes),
+                   json.dumps(queue.tags), queue.created_at, queue.modified_at, queue.purged_at)
+
+    def params(self):
+        return self
+
+
+class DropQueue(NamedTuple):
+    """A queue deleted: its rows go, its name's re-create cooldown is kept."""
+
+    queue_id: int
+    account: str
+    region: str
+    name: str
+    deleted_at: float
+
+    SQL = (
+        "DELETE FROM messages WHERE queue_id = :queue_id",
+        "DELETE FROM dedup WHERE queue_id = :queue_id",
+        "DELETE FROM queues WHERE id = :queue_id",
+        "INSERT OR REPLACE INTO cooldowns VALUES (:account, :region, :name, :deleted_at)",
+    )
+
+    def params(self):
+        return self._asdict()
+
+
+class EmptyQueue(NamedTuple):
+    """Every message and dedup id of a queue gone: a purge, or rows left of a deleted queue."""
+
+    queue_id: int
+
+    SQL = ("DELETE FROM messages WHERE queue_id = ?", "DELETE FROM dedup WHERE queue_id = ?")
+
+    def params(self):
+        return self
+
+
+class AddMessage:
+    """A message arrived; `delivery` is rewritten by its later changes until it is written."""
+
+    __slots__ = ("at_send", "delivery", "queue_id", "seq")
+    SQL = (f"INSERT OR REPLACE INTO messages ({MESSAGE_COLUMNS}) VALUES ({', '.join('?' * 20)})",)
+
+    def __init__(self, queue_id: int, message: Message):
+        self.queue_id, self.seq = queue_id, message.seq
+        self.at_send = (message.id, message.body, _dump(message.attributes), _dump(message.system_attributes),
+                        message.md5_of_body, message.md5_of_attributes, message.group_id, message.dedup_id,
+                        message.sequence_number, message.sent_at, message.sender_id, message.dead_letter_source)
+        self.delivery = delivery(message)
+
+    def params(self):
+        return (self.queue_id, self.seq, *self.at_send, *self.delivery)
+
+
+class ChangeMessage:
+    """A written message's delivery fields changed; later changes rewrite `delivery` until it is written."""
+
+    __slots__ = ("delivery", "queue_id", "seq")
+    SQL = (
+        (
+            "UPDATE messages SET state = ?, receive_count = ?, first_receive_at = ?, nonce = ?, received_at = ?, "
+            "due = ? WHERE queue_id = ? AND seq = ?"
+        ),
+    )
+
+    def __init__(self, queue_id: int, seq: int, fields: tuple):
+        self.queue_id, self.seq, self.delivery = queue_id, seq, fields
+
+    def params(self):
+        return (*self.delivery, self.queue_id, self.seq)
+
+
+class RemoveMessage(NamedTuple):
+    queue_id: int
+    seq: int
+
+    SQL = ("DELETE FROM messages WHERE queue_id = ? AND seq = ?",)
+
+    def params(self):
+        return self
+
+
+class AddDedup(NamedTuple):
+    queue_id: int
+    key: str  # JSON of the engine's key: a string, or a list for a per-group scope
+    message_id: str
+    sequence_number: str | None
+    expires_at: float
+
+    SQL = ("INSERT OR REPLACE INTO dedup VALUES (?, ?, ?, ?, ?)",)
+
+    @classmethod
+    def of(cls, queue_id: int, key, sent: Sent, expires_at: float) -> "AddDedup":
+        return cls(queue_id, json.dumps(key), sent.message_id, sent.sequence_number, expires_at)
+
+    def params(self):
+        return self
+
+
+class SaveTask(NamedTuple):
+    handle: str
+    source_arn: str
+    state: str  # JSON of MoveTask.state()
+
+    SQL = ("INSERT OR REPLACE INTO move_tasks VALUES (?, ?, ?)",)
+
+    @classmethod
+    def of(cls, task) -> "SaveTask":
+        return cls(task.handle, task.source.arn, json.dumps(task.state()))
+
+    def params(self):
+        return self
+
+
+class Reset(NamedTuple):
+    """Every queue, message, dedup id, task and cooldown gone (the admin reset)."""
+
+    SQL = tuple(f"DELETE FROM {table}" for table in ("messages", "dedup", "queues", "move_tasks", "cooldowns"))
+
+    def params(self):
+        return self
+
+
+class SetClock(NamedTuple):
+    """The manual clock's time, so that a restart resumes from it."""
+
+    now: float
+
+    SQL = ("INSERT OR REPLACE INTO meta VALUES ('clock', ?)",)
+
+    def params(self):
+        return self
+
+
+class Skipped:
+    """In place of an AddMessage whose message went before it was written: nothing to write."""
+
+    __slots__ = ()
+    SQL = ()
+
+
+SKIPPED = Skipped()
+
+
+# -- the codec ------------------------------------------------------------------------
+
+
+def delivery(message: Message) -> tuple:
+    """A message's delivery fields, in the order of the messages table."""
+    return (message.state.value, message.receive_count, message.first_receive_at, message.nonce,
+            message.received_at, message.due)
+
+
+def message_from_row(row: tuple) -> Message:
+    """A message from its row (SELECT_MESSAGES)."""
+    (_, seq, message_id, body, attributes, system_attributes, md5_of_body, md5_of_attributes, group_id, dedup_id,
+     sequence_number, sent_at, sender_id, dead_letter_source, state, receive_count, first_receive_at, nonce,
+     received_at, due) = row
+    message = Message(message_id, body, _load(attributes), _load(system_attributes), md5_of_body,
+                      md5_of_attributes, sender_id, group_id, dedup_id)
+    message.seq, message.sequence_number, message.sent_at = seq, sequence_number, sent_at
+    message.dead_letter_source = dead_letter_source
+    message.state, message.receive_count, message.first_receive_at = STATES[state], receive_count, first_receive_at
+    message.nonce, message.received_at, message.due = nonce, received_at, due
+    return message
+
+
+@dataclass(slots=True)
+class KeptQueue:
+    """A queue as the store kept it: its row, then its messages and dedup ids as recovery reads them."""
+
+    queue_id: int
+    account: str
+    region: str
+    name: str
+    fifo: bool
+    attributes: dict[str, str]
+    tags: dict[str, str]
+    created_at: int
+    modified_at: int
+    purged_at: float | None
+    seq: int  # the highest arrival number given out
+    messages: list[Message] = field(default_factory=list)  # in arrival order
+    dedup: list[tuple] = field(default_factory=list)  # (key, Sent, expires_at), oldest first
+
+
+def queue_from_row(row: tuple) -> KeptQueue:
+    """A queue from its row (SELECT_QUEUES), without its messages and dedup ids yet."""
+    queue_id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq = row
+    return KeptQueue(queue_id, account, region, name, bool(fifo), json.loads(attributes), json.loads(tags),
+                     created_at, modified_at, purged_at, seq)
+
+
+def dedup_from_row(row: tuple) -> tuple:
+    """(key, Sent, expires_at), as FifoQueue.restore_dedup takes it, from a row of SELECT_DEDUP."""
+    _, key, message_id, sequence_number, expires_at = row
+    key = json.loads(key)
+    return (tuple(key) if isinstance(key, list) else key, Sent(message_id, sequence_number), expires_at)
+
+
+def move_task_from_row(row: tuple) -> tuple[str, dict]:
+    """(source ARN, MoveTask.state()) from a row of SELECT_MOVE_TASKS."""
+    source_arn, state = row
+    return source_arn, json.loads(state)
+
+
+def _bytes_to_json(value):
+    if isinstance(value, bytes):
+        return {"$b64": base64.b64encode(value).decode()}
+    raise TypeError(f"cannot store {type(value).__name__}")
+
+
+def _json_to_bytes(obj: dict):
+    # "$" is not allowed in a message attribute name, so no attribute is taken for a Binary value
+    return base64.b64decode(obj["$b64"]) if obj.keys() == {"$b64"} else obj
+
+
+def _dump(value) -> str | None:
+    return json.dumps(value, default=_bytes_to_json, separators=(",", ":")) if value else None
+
+
+def _load(text: str | None) -> dict:
+    return json.loads(text, object_hook=_json_to_bytes) if text else {}

@@ -1,0 +1,100 @@
+"""The change records and the codec: what each record writes, recovery reads back
+as the engine had it."""
+
+from types import SimpleNamespace
+
+import pytest
+from engine_support import ACCOUNT, REGION, T0, make_message
+
+from emulator.engine.clock import ManualClock
+from emulator.engine.message import Message, Sent, State
+from emulator.store.opening import open_database
+from emulator.store.recovery import read_clock, read_kept
+from emulator.store.rows import (
+    AddDedup,
+    AddMessage,
+    ChangeMessage,
+    DropQueue,
+    EmptyQueue,
+    RemoveMessage,
+    Reset,
+    SaveQueue,
+    SaveTask,
+    SetClock,
+)
+from emulator.store.writer import Writer
+
+QUEUE = SimpleNamespace(account=ACCOUNT, region=REGION, name="q.fifo", fifo=True, attributes={"FifoQueue": "true"},
+                        tags={"team": "a"}, created_at=1, modified_at=2, purged_at=None, arn="arn:q")
+TASK = SimpleNamespace(handle="h", source=QUEUE, state=lambda: {"status": "RUNNING", "moved": 3})
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = open_database(str(tmp_path / "sqs.db"), "off")
+    yield db
+    db.close()
+
+
+def write(db, *changes) -> None:
+    writer = Writer(db, "sqs.db", "interval", 3600)
+    for change in changes:
+        writer.report(change)
+    writer.start(ManualClock(T0))
+    writer.close()
+
+
+def message() -> Message:
+    message = make_message("body", group_id="g", dedup_id="d")
+    message.attributes = {"blob": {"DataType": "Binary", "BinaryValue": b"\x00\xff"},
+                          "s": {"DataType": "String", "StringValue": "v"}}
+    message.system_attributes = {"AWSTraceHeader": {"DataType": "String", "StringValue": "Root=1"}}
+    message.md5_of_attributes, message.sequence_number, message.seq, message.sent_at = "m", "18", 4, T0
+    message.dead_letter_source = "arn:source"
+    message.state, message.receive_count, message.first_receive_at = State.INFLIGHT, 2, T0 + 1
+    message.nonce, message.received_at, message.due = "n", T0 + 2, T0 + 32
+    return message
+
+
+def fields(message: Message) -> dict:
+    return {name: getattr(message, name) for name in Message.__slots__ if name != "timer"}
+
+
+def test_what_each_record_writes_recovery_reads_back(db):
+    sent = message()
+    write(db, SaveQueue.of(1, QUEUE), AddMessage(1, sent), AddDedup.of(1, ("g", "d"), Sent(sent.id, "18"), T0 + 300),
+          AddDedup.of(1, "plain", Sent("other", None), T0 + 299), SaveTask.of(TASK), SetClock(T0 + 5))
+    kept = read_kept(db, T0, 60)
+    (queue,) = kept.queues
+    assert (queue.queue_id, queue.account, queue.region, queue.name, queue.fifo, queue.attributes, queue.tags,
+            queue.created_at, queue.modified_at, queue.purged_at, queue.seq) == (
+        1, ACCOUNT, REGION, "q.fifo", True, {"FifoQueue": "true"}, {"team": "a"}, 1, 2, None, 0)
+    assert [fields(m) for m in queue.messages] == [fields(sent)]
+    assert queue.dedup == [("plain", Sent("other", None), T0 + 299), (("g", "d"), Sent(sent.id, "18"), T0 + 300)]
+    assert kept.move_tasks == [("arn:q", {"status": "RUNNING", "moved": 3})]
+    assert read_clock(db) == T0 + 5
+
+
+def test_a_dropped_queue_leaves_only_its_cooldown_and_a_reset_leaves_nothing(db):
+    write(db, SaveQueue.of(1, QUEUE), AddMessage(1, message()), AddDedup.of(1, "d", Sent("id", None), T0 + 300),
+          DropQueue(1, ACCOUNT, REGION, "q.fifo", T0))
+    assert read_kept(db, T0, 60) == ([], [], [(ACCOUNT, REGION, "q.fifo", T0)], set())
+    write(db, SaveQueue.of(2, QUEUE), SaveTask.of(TASK), Reset())
+    assert read_kept(db, T0, 60) == ([], [], [], set())
+
+
+def test_a_removed_message_row_goes(db):
+    write(db, SaveQueue.of(1, QUEUE), AddMessage(1, message()), RemoveMessage(1, 4))
+    assert read_kept(db, T0, 60).queues[0].messages == []
+
+
+def test_a_delivery_change_rewrites_the_delivery_fields_and_emptying_leaves_the_queue(db):
+    sent = message()
+    redelivered = ChangeMessage(1, 4, ("visible", 2, T0 + 1, "n", T0 + 2, None))
+    write(db, SaveQueue.of(1, QUEUE), AddMessage(1, sent), redelivered)
+    (restored,) = read_kept(db, T0, 60).queues[0].messages
+    sent.state, sent.due = State.VISIBLE, None
+    assert fields(restored) == fields(sent)
+    write(db, AddDedup.of(1, "d", Sent("id", None), T0 + 300), EmptyQueue(1))
+    (queue,) = read_kept(db, T0, 60).queues
+    assert (queue.name, queue.messages, queue.dedup) == ("q.fifo", [], [])
