@@ -6,7 +6,7 @@ import sqlite3
 import threading
 
 import pytest
-from engine_support import ACCOUNT, REGION, T0, counts, make_message, send
+from engine.engine_support import ACCOUNT, REGION, T0, counts, make_message, send
 
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock

@@ -1,10 +1,11 @@
 """Fault injection (faults.py) and peeking, on the manual clock."""
 
 import pytest
-from engine_support import counts, send
 
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.message import State
+
+from .engine_support import counts, send
 
 ALL = frozenset(State) - {State.GONE}
 

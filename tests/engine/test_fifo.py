@@ -6,11 +6,19 @@ On the manual clock; the facts are in sqs-reference 1.8 and 1.11.
 import hashlib
 
 import pytest
-from engine_support import ACCOUNT, REGION, Poller, counts, make_message, send, wait_for_long_poll
 
 from emulator.engine.fifo import DEDUP_WINDOW
-from emulator.engine.message import State
 from emulator.errors import SqsError
+
+from .engine_support import (
+    ACCOUNT,
+    REGION,
+    Poller,
+    counts,
+    make_message,
+    send,
+    wait_for_long_poll,
+)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ than 10% of the in-flight messages and at least 30 of its own; quiet tenants'
 messages come first; among noisy tenants, the one with the fewest in flight.
 """
 
-from engine_support import send
+from .engine_support import send
 
 
 def fill(queue, tenant, count, prefix=None):

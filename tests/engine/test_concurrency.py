@@ -13,7 +13,6 @@ import time
 from collections import Counter
 
 import pytest
-from engine_support import ACCOUNT, REGION, counts, make_message
 
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
@@ -21,6 +20,7 @@ from emulator.engine.clock import ManualClock
 from emulator.engine.message import Message, State
 from emulator.errors import SqsError
 
+from .engine_support import ACCOUNT, REGION, counts, make_message
 
 # -- real clock, many threads ---------------------------------------------------
 

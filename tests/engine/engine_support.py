@@ -94,3 +94,14 @@ class Poller(threading.Thread):
         except Exception as error:  # surfaced by the test
             self.error = error
         self.returned_at = time.monotonic()
+
+
+def one_in_each_state(queue):
+    """Send a visible, an in-flight (5 min visibility) and a delayed (15 min) message."""
+    inflight = send(queue, "inflight")
+    [delivery] = queue.receive(1, 300, 0)
+    assert delivery.message is inflight
+    visible = send(queue, "visible")
+    delayed = send(queue, "delayed", delay=900)
+    assert counts(queue) == (1, 1, 1)
+    return visible, delivery, delayed
