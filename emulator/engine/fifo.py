@@ -27,13 +27,13 @@ from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
 from emulator.engine.message import Delivery, Message, Sent, State
 from emulator.engine.queue import Queue
+from emulator.engine.ready_order import LazyDeletions
 from emulator.errors import invalid_parameter
 
 DEDUP_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
 ATTEMPT_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
 # Sequence numbers are 20 digits, as AWS's are, and strictly increase per queue.
 SEQUENCE_BASE = 10**19
-COMPACT_AFTER = 1024
 NEVER = float("inf")
 
 
@@ -67,16 +67,16 @@ class _Group:
 
 
 class GroupOrder:
-    """Visible messages of a FIFO queue by group, and the groups ready to deliver."""
+    """Visible messages of a FIFO queue by group, and the groups ready to deliver
+    (a ready_order.ReadyOrder: the queue calls it with its lock held)."""
 
     def __init__(self):
         self._groups: dict[str, _Group] = {}
         self._ready: deque[str] = deque()  # each group at most once (its `queued` flag)
-        self._live = 0
-        self._gone = 0
+        self._entries = LazyDeletions()
 
     def add(self, message: Message) -> None:
-        self._live += 1
+        self._entries.added()
         key = message.group_id
         group = self._groups.get(key)
         if group is None:
@@ -85,9 +85,7 @@ class GroupOrder:
         self._file(key, group)
 
     def discard(self, message: Message) -> None:
-        self._live -= 1
-        self._gone += 1
-        if self._gone > COMPACT_AFTER and self._gone > self._live:
+        if self._entries.departed():
             self._compact()
 
     def taken(self, message: Message) -> None:
@@ -121,7 +119,7 @@ class GroupOrder:
             limit = group.first_inflight()
             try:
                 while (first := group.first_visible()) is not None and first < limit:
-                    self._live -= 1
+                    self._entries.removed()
                     yield heapq.heappop(group.visible)[1]
             finally:
                 self._settle(key, group)
@@ -164,7 +162,7 @@ class GroupOrder:
             if group.empty():
                 del self._groups[key]
         self._ready = deque(key for key in self._ready if key in self._groups)
-        self._gone = 0
+        self._entries.compacted()
 
 
 class FifoQueue(Queue):
