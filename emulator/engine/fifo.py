@@ -26,7 +26,7 @@ from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
 from emulator.engine.message import Delivery, Message, Sent, State
-from emulator.engine.queue import Queue
+from emulator.engine.queue import Queue, setting
 from emulator.engine.ready_order import LazyDeletions
 from emulator.errors import invalid_parameter
 
@@ -169,6 +169,9 @@ class FifoQueue(Queue):
     kind = "fifo"
     fifo = True
 
+    content_based_deduplication = setting("content_based_deduplication")
+    dedup_per_group = setting("dedup_per_group")
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._dedup = ExpiringMap(DEDUP_WINDOW, self._clock, self._scheduler, self._lock)
@@ -179,11 +182,6 @@ class FifoQueue(Queue):
 
     def _new_order(self) -> GroupOrder:
         return GroupOrder()
-
-    def _set(self, attributes: dict[str, str]) -> None:
-        super()._set(attributes)
-        self.content_based_deduplication = self.attributes["ContentBasedDeduplication"] == "true"
-        self.dedup_per_group = self.attributes["DeduplicationScope"] == "messageGroup"
 
     # -- send: deduplication and sequence numbers --------------------------
 

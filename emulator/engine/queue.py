@@ -23,7 +23,7 @@ from typing import Callable, Iterable
 
 from emulator import limits
 from emulator.engine import attributes as queue_attributes
-from emulator.engine import receipts, redrive
+from emulator.engine import receipts
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Delivery, Message, Sent, State
@@ -42,11 +42,24 @@ class Transfer(enum.Enum):
     NO_TARGET = "no target"  # the target queue does not exist (any more)
 
 
+def setting(name: str) -> property:
+    """A read-only attribute that reads the typed setting `name` (attributes.Settings)."""
+    return property(lambda queue: getattr(queue.settings, name), doc=f"settings.{name}")
+
+
 class Queue:
     """Subclasses set ``kind`` and provide ``_new_order()``; see standard.py and fifo.py."""
 
     kind = ""
     fifo = False
+
+    delay_seconds = setting("delay_seconds")
+    visibility_timeout = setting("visibility_timeout")
+    retention_period = setting("retention_period")
+    maximum_message_size = setting("maximum_message_size")
+    receive_wait_seconds = setting("receive_wait_seconds")
+    redrive = setting("redrive")
+    redrive_allow = setting("redrive_allow")
 
     def __init__(
         self,
@@ -99,21 +112,8 @@ class Queue:
     # -- attributes -------------------------------------------------------
 
     def _set(self, attributes: dict[str, str]) -> None:
-        self.attributes.update({name: queue_attributes.canonical(name, v) for name, v in attributes.items()})
-        if "KmsMasterKeyId" in attributes:
-            # AWS: choosing a KMS key turns SQS-managed encryption off, for good.
-            self.attributes["SqsManagedSseEnabled"] = "false"
-        for name in [name for name, value in self.attributes.items() if value == ""]:
-            del self.attributes[name]  # an empty Policy or redrive setting removes it
-        policy = self.attributes.get("RedrivePolicy")
-        self.redrive = redrive.parse_redrive_policy(policy) if policy else None
-        allow = self.attributes.get("RedriveAllowPolicy")
-        self.redrive_allow = redrive.parse_redrive_allow_policy(allow) if allow else None
-        self.delay_seconds = int(self.attributes["DelaySeconds"])
-        self.visibility_timeout = int(self.attributes["VisibilityTimeout"])
-        self.retention_period = int(self.attributes["MessageRetentionPeriod"])
-        self.maximum_message_size = int(self.attributes["MaximumMessageSize"])
-        self.receive_wait_seconds = int(self.attributes["ReceiveMessageWaitTimeSeconds"])
+        queue_attributes.apply(self.attributes, attributes)
+        self.settings = queue_attributes.Settings.of(self.attributes)
 
     def set_attributes(self, attributes: dict[str, str]) -> None:
         with self._lock:
@@ -338,26 +338,8 @@ class Queue:
                     continue
                 if len(found) == limit:
                     return found, found[-1]["cursor"]
-                found.append(self._snapshot(message))
+                found.append(message.snapshot())
         return found, None
-
-    @staticmethod
-    def _snapshot(message: Message) -> dict:
-        return {
-            "cursor": message.seq,
-            "id": message.id,
-            "state": message.state.value,
-            "body": message.body,
-            "attributes": message.attributes,
-            "receive_count": message.receive_count,
-            "sent_at": message.sent_at,
-            "first_receive_at": message.first_receive_at,
-            "visible_at": message.due if message.state in (State.INFLIGHT, State.DELAYED) else None,
-            "group_id": message.group_id,
-            "dedup_id": message.dedup_id,
-            "sequence_number": message.sequence_number,
-            "dead_letter_source": message.dead_letter_source,
-        }
 
     def close(self) -> None:
         """The queue was deleted: drop its messages and release its long polls."""
