@@ -243,9 +243,9 @@ class FifoQueue(Queue):
         now = self._clock.now()
         for delivery, _, _ in attempt:
             if visibility_timeout == 0:
-                self._end_inflight(delivery.message)
+                self._states.end_inflight(delivery.message)
             else:
-                self._arm_visibility(delivery.message, now + visibility_timeout)
+                self._states.arm_visibility(delivery.message, now + visibility_timeout)
         attempt[:] = [(d, d.message.nonce, d.message.timer) for d, _, _ in attempt]  # the window does not restart
         return [delivery for delivery, _, _ in attempt]
 

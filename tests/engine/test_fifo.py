@@ -150,7 +150,7 @@ def test_many_locked_groups_leave_the_ready_index_small(fifo):
         taken += batch
     assert len(taken) == 2000  # each receive drains whole groups: both messages of each
     assert fifo.receive(10, 30, 0) == []
-    assert len(fifo._ready._ready) == 0
+    assert len(fifo._states._ready._ready) == 0
 
 
 # -- deduplication -------------------------------------------------------------------
