@@ -214,22 +214,28 @@ class FifoQueue(Queue):
         """A retry with the same ReceiveRequestAttemptId within 5 minutes, while none
         of its messages changed, answers the same messages and handles and
         restarts their visibility timeout (ReceiveMessage docs); once one changed,
-        the attempt is no longer retryable."""
-        if attempt_id is not None:
-            with self._lock:
-                replay = self._replay(attempt_id, visibility_timeout)
-            if replay is not None:
-                return replay
-        deliveries = super().receive(max_messages, visibility_timeout, wait_seconds)
-        if attempt_id is not None and deliveries:
-            with self._lock:
-                self._attempts.put(attempt_id, [(d, d.message.nonce, d.message.timer) for d in deliveries])
-        return deliveries
+        the attempt is no longer retryable. Checking for the attempt, receiving and
+        recording it are one step under the lock, so concurrent retries answer alike."""
+        if attempt_id is None:
+            return super().receive(max_messages, visibility_timeout, wait_seconds)
 
-    def _replay(self, attempt_id: str, visibility_timeout: int) -> list[Delivery] | None:
+        def attempted() -> bool:  # with the lock held
+            return self._attempts.get(attempt_id) is not None
+
+        with self._lock:
+            if not attempted():
+                # A retry of this attempt may receive while this one waits: that answers it too.
+                self._long_poll(wait_seconds, attempted)
+            if attempted():
+                return self._replay(attempt_id, visibility_timeout)
+            deliveries = self._receive_now(max_messages, visibility_timeout, wait_seconds)
+            if deliveries:
+                self._attempts.put(attempt_id, [(d, d.message.nonce, d.message.timer) for d in deliveries])
+                self._message_visible.notify_all()  # wakes a retry waiting with the same id
+            return deliveries
+
+    def _replay(self, attempt_id: str, visibility_timeout: int) -> list[Delivery]:
         attempt = self._attempts.get(attempt_id)
-        if attempt is None:
-            return None
         unchanged = all(
             d.message.state is State.INFLIGHT and d.message.nonce == nonce and d.message.timer == timer
             for d, nonce, timer in attempt
