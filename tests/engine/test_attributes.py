@@ -5,8 +5,6 @@ import pytest
 from emulator.engine import attributes
 from emulator.errors import SqsError
 
-# -- attribute validation -------------------------------------------------------
-
 
 VALID = [
     ("DelaySeconds", "0"),

@@ -9,8 +9,6 @@ from .engine_support import (
     REGION,
 )
 
-# -- broker: CreateQueue ------------------------------------------------------
-
 
 def test_create_queue_is_idempotent(broker):
     queue, created = broker.create_queue(ACCOUNT, REGION, "idem", {"VisibilityTimeout": "45"})

@@ -14,8 +14,6 @@ from .engine_support import (
     wait_for_long_poll,
 )
 
-# -- in-flight limit -----------------------------------------------------------
-
 
 LIMIT = 5  # the limit is patched down: 120,000 real in-flight messages take seconds to build
 

@@ -16,8 +16,6 @@ from .engine_support import (
     wait_for_long_poll,
 )
 
-# -- long polls --------------------------------------------------------------
-
 
 def test_long_poll_returns_when_another_thread_sends(queue):
     poller = Poller(queue, wait_seconds=20)
