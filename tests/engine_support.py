@@ -77,12 +77,21 @@ def wait_for_long_poll(queue, waiters: int = 1, timeout: float = 2.0) -> None:
     raise AssertionError(f"no long poll parked on {queue.name} within {timeout}s")
 
 
+def wait_until(condition, timeout: float = 2.0) -> None:
+    """Block until condition() holds (another thread's doing), checking every millisecond."""
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"not true within {timeout}s")
+        time.sleep(0.001)
+
+
 class Poller(threading.Thread):
     """receive() on a thread; keeps its result or error."""
 
-    def __init__(self, queue, max_messages=10, visibility_timeout=30, wait_seconds=20):
+    def __init__(self, queue, max_messages=10, visibility_timeout=30, wait_seconds=20, attempt_id=None):
         super().__init__(daemon=True)
-        self.args = (max_messages, visibility_timeout, wait_seconds)
+        self.args = (max_messages, visibility_timeout, wait_seconds, attempt_id)
         self.queue = queue
         self.result = None
         self.error = None
@@ -94,3 +103,14 @@ class Poller(threading.Thread):
         except Exception as error:  # surfaced by the test
             self.error = error
         self.returned_at = time.monotonic()
+
+
+def one_in_each_state(queue):
+    """Send a visible, an in-flight (5 min visibility) and a delayed (15 min) message."""
+    inflight = send(queue, "inflight")
+    [delivery] = queue.receive(1, 300, 0)
+    assert delivery.message is inflight
+    visible = send(queue, "visible")
+    delayed = send(queue, "delayed", delay=900)
+    assert counts(queue) == (1, 1, 1)
+    return visible, delivery, delayed

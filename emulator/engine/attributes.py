@@ -1,8 +1,8 @@
 """Queue attributes: the one table of names, defaults and valid values.
 
-Values are kept as the strings AWS shows them; the queue reads typed values
-from them when they change. Errors follow AWS's wording for CreateQueue and
-SetQueueAttributes (InvalidAttributeName / InvalidAttributeValue).
+Values are kept as the strings AWS shows them; the queue acts on the typed
+Settings read from them when they change. Errors follow AWS's wording for
+CreateQueue and SetQueueAttributes (InvalidAttributeName / InvalidAttributeValue).
 """
 
 import json
@@ -98,6 +98,47 @@ COMPUTED = (
     "CreatedTimestamp",
     "LastModifiedTimestamp",
 )
+
+
+class Settings(NamedTuple):
+    """The attribute values a queue acts on, typed."""
+
+    delay_seconds: int
+    visibility_timeout: int
+    retention_period: int
+    maximum_message_size: int
+    receive_wait_seconds: int
+    redrive: redrive.RedrivePolicy | None
+    redrive_allow: redrive.RedriveAllowPolicy | None
+    content_based_deduplication: bool  # FIFO only, like the next
+    dedup_per_group: bool
+
+    @classmethod
+    def of(cls, attributes: dict[str, str]) -> "Settings":
+        policy = attributes.get("RedrivePolicy")
+        allow = attributes.get("RedriveAllowPolicy")
+        return cls(
+            delay_seconds=int(attributes["DelaySeconds"]),
+            visibility_timeout=int(attributes["VisibilityTimeout"]),
+            retention_period=int(attributes["MessageRetentionPeriod"]),
+            maximum_message_size=int(attributes["MaximumMessageSize"]),
+            receive_wait_seconds=int(attributes["ReceiveMessageWaitTimeSeconds"]),
+            redrive=redrive.parse_redrive_policy(policy) if policy else None,
+            redrive_allow=redrive.parse_redrive_allow_policy(allow) if allow else None,
+            content_based_deduplication=attributes.get("ContentBasedDeduplication") == "true",
+            dedup_per_group=attributes.get("DeduplicationScope") == "messageGroup",
+        )
+
+
+def apply(attributes: dict[str, str], changes: dict[str, str]) -> None:
+    """Set valid `changes` on a queue's stored attributes, as AWS keeps them."""
+    attributes.update({name: canonical(name, value) for name, value in changes.items()})
+    if "KmsMasterKeyId" in changes:
+        # AWS: choosing a KMS key turns SQS-managed encryption off, for good.
+        attributes["SqsManagedSseEnabled"] = "false"
+    for name in [name for name, value in attributes.items() if value == ""]:
+        del attributes[name]  # an empty Policy or redrive setting removes it
+
 
 def readable(name: str, fifo: bool) -> bool:
     """Whether GetQueueAttributes may ask for `name`: a FIFO-only name on a standard

@@ -26,14 +26,14 @@ from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
 from emulator.engine.message import Delivery, Message, Sent, State
-from emulator.engine.queue import Queue
+from emulator.engine.queue import Queue, setting
+from emulator.engine.ready_order import LazyDeletions
 from emulator.errors import invalid_parameter
 
 DEDUP_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
 ATTEMPT_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
 # Sequence numbers are 20 digits, as AWS's are, and strictly increase per queue.
 SEQUENCE_BASE = 10**19
-COMPACT_AFTER = 1024
 NEVER = float("inf")
 
 
@@ -67,16 +67,16 @@ class _Group:
 
 
 class GroupOrder:
-    """Visible messages of a FIFO queue by group, and the groups ready to deliver."""
+    """Visible messages of a FIFO queue by group, and the groups ready to deliver
+    (a ready_order.ReadyOrder: the queue calls it with its lock held)."""
 
     def __init__(self):
         self._groups: dict[str, _Group] = {}
         self._ready: deque[str] = deque()  # each group at most once (its `queued` flag)
-        self._live = 0
-        self._gone = 0
+        self._entries = LazyDeletions()
 
     def add(self, message: Message) -> None:
-        self._live += 1
+        self._entries.added()
         key = message.group_id
         group = self._groups.get(key)
         if group is None:
@@ -85,9 +85,7 @@ class GroupOrder:
         self._file(key, group)
 
     def discard(self, message: Message) -> None:
-        self._live -= 1
-        self._gone += 1
-        if self._gone > COMPACT_AFTER and self._gone > self._live:
+        if self._entries.departed():
             self._compact()
 
     def taken(self, message: Message) -> None:
@@ -121,7 +119,7 @@ class GroupOrder:
             limit = group.first_inflight()
             try:
                 while (first := group.first_visible()) is not None and first < limit:
-                    self._live -= 1
+                    self._entries.removed()
                     yield heapq.heappop(group.visible)[1]
             finally:
                 self._settle(key, group)
@@ -164,12 +162,15 @@ class GroupOrder:
             if group.empty():
                 del self._groups[key]
         self._ready = deque(key for key in self._ready if key in self._groups)
-        self._gone = 0
+        self._entries.compacted()
 
 
 class FifoQueue(Queue):
     kind = "fifo"
     fifo = True
+
+    content_based_deduplication = setting("content_based_deduplication")
+    dedup_per_group = setting("dedup_per_group")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -181,11 +182,6 @@ class FifoQueue(Queue):
 
     def _new_order(self) -> GroupOrder:
         return GroupOrder()
-
-    def _set(self, attributes: dict[str, str]) -> None:
-        super()._set(attributes)
-        self.content_based_deduplication = self.attributes["ContentBasedDeduplication"] == "true"
-        self.dedup_per_group = self.attributes["DeduplicationScope"] == "messageGroup"
 
     # -- send: deduplication and sequence numbers --------------------------
 
@@ -218,22 +214,28 @@ class FifoQueue(Queue):
         """A retry with the same ReceiveRequestAttemptId within 5 minutes, while none
         of its messages changed, answers the same messages and handles and
         restarts their visibility timeout (ReceiveMessage docs); once one changed,
-        the attempt is no longer retryable."""
-        if attempt_id is not None:
-            with self._lock:
-                replay = self._replay(attempt_id, visibility_timeout)
-            if replay is not None:
-                return replay
-        deliveries = super().receive(max_messages, visibility_timeout, wait_seconds)
-        if attempt_id is not None and deliveries:
-            with self._lock:
-                self._attempts.put(attempt_id, [(d, d.message.nonce, d.message.timer) for d in deliveries])
-        return deliveries
+        the attempt is no longer retryable. Checking for the attempt, receiving and
+        recording it are one step under the lock, so concurrent retries answer alike."""
+        if attempt_id is None:
+            return super().receive(max_messages, visibility_timeout, wait_seconds)
 
-    def _replay(self, attempt_id: str, visibility_timeout: int) -> list[Delivery] | None:
+        def attempted() -> bool:  # with the lock held
+            return self._attempts.get(attempt_id) is not None
+
+        with self._lock:
+            if not attempted():
+                # A retry of this attempt may receive while this one waits: that answers it too.
+                self._long_poll(wait_seconds, attempted)
+            if attempted():
+                return self._replay(attempt_id, visibility_timeout)
+            deliveries = self._receive_now(max_messages, visibility_timeout, wait_seconds)
+            if deliveries:
+                self._attempts.put(attempt_id, [(d, d.message.nonce, d.message.timer) for d in deliveries])
+                self._message_visible.notify_all()  # wakes a retry waiting with the same id
+            return deliveries
+
+    def _replay(self, attempt_id: str, visibility_timeout: int) -> list[Delivery]:
         attempt = self._attempts.get(attempt_id)
-        if attempt is None:
-            return None
         unchanged = all(
             d.message.state is State.INFLIGHT and d.message.nonce == nonce and d.message.timer == timer
             for d, nonce, timer in attempt
@@ -247,9 +249,9 @@ class FifoQueue(Queue):
         now = self._clock.now()
         for delivery, _, _ in attempt:
             if visibility_timeout == 0:
-                self._end_inflight(delivery.message)
+                self._states.end_inflight(delivery.message)
             else:
-                self._arm_visibility(delivery.message, now + visibility_timeout)
+                self._states.arm_visibility(delivery.message, now + visibility_timeout)
         attempt[:] = [(d, d.message.nonce, d.message.timer) for d, _, _ in attempt]  # the window does not restart
         return [delivery for delivery, _, _ in attempt]
 

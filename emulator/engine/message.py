@@ -95,6 +95,24 @@ class Message:
         """The message as a move task delivers it: a new message with the same content."""
         return self._copy(message_id)
 
+    def snapshot(self) -> dict:
+        """What a peek shows of the message; `cursor` (its arrival number) pages on after it."""
+        return {
+            "cursor": self.seq,
+            "id": self.id,
+            "state": self.state.value,
+            "body": self.body,
+            "attributes": self.attributes,
+            "receive_count": self.receive_count,
+            "sent_at": self.sent_at,
+            "first_receive_at": self.first_receive_at,
+            "visible_at": self.due if self.state in (State.INFLIGHT, State.DELAYED) else None,
+            "group_id": self.group_id,
+            "dedup_id": self.dedup_id,
+            "sequence_number": self.sequence_number,
+            "dead_letter_source": self.dead_letter_source,
+        }
+
 
 class Delivery(NamedTuple):
     """What one receive handed out, copied under the lock."""

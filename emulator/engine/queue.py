@@ -1,45 +1,36 @@
-"""The state machine every queue shares: one lock, one condition, SQS's message states.
+"""A queue: what SQS's operations on one queue do, under the queue's one lock.
 
-Every message is in exactly one state (delayed, visible, in flight, gone).
-Which visible message a receive gets is the queue type's question, answered
-by its ready order (``self._ready``): standard queues serve the oldest first,
-with fair-queue tenants (standard.py); FIFO queues serve ready message groups
-(fifo.py). Time-driven transitions are callbacks on the shared scheduler,
-guarded by the message's state and timer so a superseded callback does nothing.
+The queue's parts, each in its own module: the message states and their
+counts (states.py), the messages in arrival order and their retention
+(retention.py), the ready order a receive picks from (ready_order.py; standard
+queues in standard.py, FIFO queues in fifo.py), and the typed settings read
+from the attributes (attributes.py). Time-driven transitions are callbacks on
+the shared scheduler. The long-poll condition notifies on every transition to
+visible.
 
-Retention needs no callback per message: messages are kept in arrival order,
-which is send order, so the oldest is always first and one callback per queue,
-armed for the oldest deadline, expires them. Only dead-lettered messages of a
-standard queue arrive with an older send time; a small heap of their ids
-covers them.
+A move into another queue (a dead letter, a move task; transfers.py) is the
+target queue's accept_move, which holds both locks, so the message is never in
+both queues or in neither.
 """
 
-import enum
-import heapq
 import threading
-import uuid
-from collections import OrderedDict
 from typing import Callable, Iterable
 
 from emulator import limits
 from emulator.engine import attributes as queue_attributes
-from emulator.engine import receipts, redrive
+from emulator.engine import receipts
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Delivery, Message, Sent, State
+from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
+from emulator.engine.transfers import TRANSFER_WAIT, Transfer, move_out, transfer
 from emulator.errors import SqsError, invalid_parameter
 
-# How long a move into another queue waits for that queue's lock. Bounded, so
-# two queues that are each other's dead-letter queue cannot deadlock; a move
-# that gives up leaves the message where it was, to be moved on a later try.
-TRANSFER_WAIT = 0.05
 
-
-class Transfer(enum.Enum):
-    MOVED = "moved"
-    BUSY = "busy"  # the target's lock was not free in time
-    NO_TARGET = "no target"  # the target queue does not exist (any more)
+def setting(name: str) -> property:
+    """A read-only attribute that reads the typed setting `name` (attributes.Settings)."""
+    return property(lambda queue: getattr(queue.settings, name), doc=f"settings.{name}")
 
 
 class Queue:
@@ -47,6 +38,14 @@ class Queue:
 
     kind = ""
     fifo = False
+
+    delay_seconds = setting("delay_seconds")
+    visibility_timeout = setting("visibility_timeout")
+    retention_period = setting("retention_period")
+    maximum_message_size = setting("maximum_message_size")
+    receive_wait_seconds = setting("receive_wait_seconds")
+    redrive = setting("redrive")
+    redrive_allow = setting("redrive_allow")
 
     def __init__(
         self,
@@ -71,20 +70,13 @@ class Queue:
         self._journal = journal
         self._lock = threading.Lock()
         self._message_visible = threading.Condition(self._lock)
-        self._messages: OrderedDict[str, Message] = OrderedDict()  # arrival order
-        self._older_arrivals: list[tuple[float, str]] = []  # heap of (sent_at, id): dead-lettered messages
-        self._newest_sent_at = 0.0
-        self._retention_due: float | None = None  # when the armed retention callback fires
-        self._retention_timer = 0  # bumped on every re-arm, so a superseded callback does nothing
-        self._ready = self._new_order()
-        self._seq = 0  # arrival counter: the order visible messages are served in
-        self._visible = 0
-        self._inflight = 0
-        self._delayed = 0
+        self.stats = QueueStats()
+        self._states = MessageStates(self, self._new_order, clock, scheduler, self._lock, self._message_visible,
+                                     journal, self.stats)
+        self._messages = self._states.arrivals  # by id, in arrival order
         self.deleted = False
         self.created_at = self.modified_at = int(clock.now())
         self.purged_at: float | None = None
-        self.stats = QueueStats()
         self.faults: FaultPolicy | None = None
         self.attributes = queue_attributes.defaults(self.fifo)
         self.tags: dict[str, str] = {}
@@ -99,28 +91,14 @@ class Queue:
     # -- attributes -------------------------------------------------------
 
     def _set(self, attributes: dict[str, str]) -> None:
-        self.attributes.update({name: queue_attributes.canonical(name, v) for name, v in attributes.items()})
-        if "KmsMasterKeyId" in attributes:
-            # AWS: choosing a KMS key turns SQS-managed encryption off, for good.
-            self.attributes["SqsManagedSseEnabled"] = "false"
-        for name in [name for name, value in self.attributes.items() if value == ""]:
-            del self.attributes[name]  # an empty Policy or redrive setting removes it
-        policy = self.attributes.get("RedrivePolicy")
-        self.redrive = redrive.parse_redrive_policy(policy) if policy else None
-        allow = self.attributes.get("RedriveAllowPolicy")
-        self.redrive_allow = redrive.parse_redrive_allow_policy(allow) if allow else None
-        self.delay_seconds = int(self.attributes["DelaySeconds"])
-        self.visibility_timeout = int(self.attributes["VisibilityTimeout"])
-        self.retention_period = int(self.attributes["MessageRetentionPeriod"])
-        self.maximum_message_size = int(self.attributes["MaximumMessageSize"])
-        self.receive_wait_seconds = int(self.attributes["ReceiveMessageWaitTimeSeconds"])
+        queue_attributes.apply(self.attributes, attributes)
+        self.settings = queue_attributes.Settings.of(self.attributes)
+        self._messages.retain_for(self.settings.retention_period)
 
     def set_attributes(self, attributes: dict[str, str]) -> None:
         with self._lock:
             self._set(attributes)
             self.modified_at = int(self._clock.now())
-            self._retention_due = None  # the period may have changed: re-arm for the new deadline
-            self._arm_retention()
             self._journal.queue_saved(self)
 
     def tag(self, tags: dict[str, str]) -> None:
@@ -145,9 +123,9 @@ class Queue:
     def counts(self) -> dict[str, int]:
         with self._lock:
             return {
-                "ApproximateNumberOfMessages": self._visible,
-                "ApproximateNumberOfMessagesNotVisible": self._inflight,
-                "ApproximateNumberOfMessagesDelayed": self._delayed,
+                "ApproximateNumberOfMessages": self._states.count(State.VISIBLE),
+                "ApproximateNumberOfMessagesNotVisible": self._states.count(State.INFLIGHT),
+                "ApproximateNumberOfMessagesDelayed": self._states.count(State.DELAYED),
             }
 
     # -- messages ---------------------------------------------------------
@@ -174,30 +152,32 @@ class Queue:
         something to a FIFO queue.
         """
         with self._lock:
-            if wait_seconds > 0 and not self._available():
-                deadline = self._clock.now() + wait_seconds
-                while not self._available() and not self.deleted and self._clock.now() < deadline:
-                    self._clock.wait(self._message_visible, deadline)
-            if self._inflight >= limits.MAX_INFLIGHT:
-                # AWS: a short poll of a standard queue at the in-flight limit is OverLimit;
-                # a long poll, or a FIFO queue, just gets nothing.
-                if wait_seconds > 0 or self.fifo:
-                    return []
-                raise SqsError("OverLimit", f"Too many messages in flight for queue {self.name}.")
-            return self._take(max_messages, visibility_timeout)
+            self._long_poll(wait_seconds)
+            return self._receive_now(max_messages, visibility_timeout, wait_seconds)
 
-    def _available(self) -> bool:
-        """Whether a receive would get a message now (a FIFO queue's visible ones may all be in locked groups)."""
-        return self._visible > 0 and self._ready.available()
+    def _long_poll(self, wait_seconds: int, answered: Callable[[], bool] = lambda: False) -> None:
+        """Wait up to wait_seconds until a receive would get a message, the queue is
+        deleted, or answered(). Called with the lock held; the wait releases it."""
+        deadline = self._clock.now() + wait_seconds
+        while not (self._states.available() or self.deleted or answered()) and self._clock.now() < deadline:
+            self._clock.wait(self._message_visible, deadline)
+
+    def _receive_now(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
+        if self._states.count(State.INFLIGHT) >= limits.MAX_INFLIGHT:
+            # AWS: a short poll of a standard queue at the in-flight limit is OverLimit;
+            # a long poll, or a FIFO queue, just gets nothing.
+            if wait_seconds > 0 or self.fifo:
+                return []
+            raise SqsError("OverLimit", f"Too many messages in flight for queue {self.name}.")
+        return self._take(max_messages, visibility_timeout)
 
     def _take(self, max_messages: int, visibility_timeout: int) -> list[Delivery]:
         now = self._clock.now()
         deliveries = []
         held_back = None
-        picks = self._ready.pick()
+        picks = self._states.pick()
         try:
             for message in picks:
-                self._visible -= 1
                 if self.redrive and message.receive_count >= self.redrive.max_receive_count:
                     outcome = self._dead_letter(message, now)
                     if outcome is Transfer.MOVED:
@@ -207,35 +187,21 @@ class Queue:
                         held_back = message
                         break
                     # No dead-letter queue to move to: deliver it as usual.
-                deliveries.append(self._deliver(message, now, visibility_timeout))
-                if len(deliveries) >= max_messages or self._inflight >= limits.MAX_INFLIGHT:
+                deliveries.append(self._states.deliver(message, now, visibility_timeout))
+                if len(deliveries) >= max_messages or self._states.count(State.INFLIGHT) >= limits.MAX_INFLIGHT:
                     break
         finally:
             picks.close()
         if held_back is not None:
-            self._return_visible(held_back)
+            self._states.put_back_picked(held_back)
         for delivery in deliveries:
             if visibility_timeout == 0:
-                self._end_inflight(delivery.message)
+                self._states.end_inflight(delivery.message)
             elif self.faults and self.faults.duplicate():
                 # Injected: receivable again at once, while this consumer still holds it.
                 self.stats.duplicate_deliveries += 1
-                self._end_inflight(delivery.message)
+                self._states.end_inflight(delivery.message)
         return deliveries
-
-    def _deliver(self, message: Message, now: float, visibility_timeout: int) -> Delivery:
-        message.state = State.INFLIGHT
-        self._inflight += 1
-        self._ready.taken(message)
-        message.receive_count += 1
-        if message.first_receive_at is None:
-            message.first_receive_at = now
-        message.nonce = receipts.new_nonce()
-        message.received_at = now
-        self._arm_visibility(message, now + visibility_timeout)
-        self.stats.received += 1
-        handle = receipts.encode(message.id, message.nonce)
-        return Delivery(message, handle, message.receive_count, message.first_receive_at)
 
     def _handle_target(self, message_id: str, nonce: str) -> tuple[Message | None, bool]:
         """The message a decoded handle names here, and whether the handle is its latest;
@@ -261,7 +227,7 @@ class Queue:
                 if self.faults and self.faults.lose_delete():
                     self.stats.lost_deletes += 1  # injected: success, and the message stays
                     return
-                self._remove(message)
+                self._states.remove(message)
                 self.stats.deleted += 1
 
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
@@ -280,9 +246,9 @@ class Queue:
                     f"VisibilityTimeout for the message is beyond the limit [{limits.MAX_VISIBILITY_TIMEOUT} seconds]."
                 )
             if timeout == 0:
-                self._end_inflight(message)
+                self._states.end_inflight(message)
             else:
-                self._arm_visibility(message, now + timeout)
+                self._states.arm_visibility(message, now + timeout)
 
     def purge(self, cooldown: float = 0.0) -> None:
         """Remove every message: visible, delayed and in flight. AWS allows one purge per 60 s."""
@@ -298,66 +264,20 @@ class Queue:
             self._journal.queue_emptied(self)
             self._journal.queue_saved(self)
 
-    def move_out(self, limit: int, destination: Callable[[Message], "Queue | None"]) -> tuple[int, bool]:
-        """Move up to `limit` visible messages, in the order a receive would take
-        them, each as a new message into destination(message). Returns (moved,
-        failed): failed when a message has no destination queue."""
-        moved = 0
-        outcome = Transfer.MOVED
-        if limit <= 0:
-            return moved, False
-        with self._lock:
-            now = self._clock.now()
-            picks = self._ready.pick()
-            try:
-                for message in picks:
-                    target = destination(message)
-                    outcome = Transfer.NO_TARGET
-                    if target is not None:
-                        outcome = self._transfer(message, target, message.redriven(str(uuid.uuid4())), now)
-                    if outcome is not Transfer.MOVED:
-                        break
-                    self._visible -= 1
-                    moved += 1
-                    if moved >= limit:
-                        break
-            finally:
-                picks.close()
-            if outcome is not Transfer.MOVED:
-                self._ready.add(message)  # it stays here, first in line
-        return moved, outcome is Transfer.NO_TARGET
-
     def peek(self, states: frozenset[State], limit: int, after: int = 0) -> tuple[list[dict], int | None]:
         """Messages in the given states, in arrival order, after arrival number
         `after`; changes nothing (no receive count, no visibility). Returns (up
-        to `limit` snapshots, the cursor of the next page or None)."""
+        to `limit` snapshots, the cursor of the next page or None). A page walks
+        only the messages from its cursor on."""
         found = []
         with self._lock:
-            for message in self._messages.values():
-                if message.seq <= after or message.state not in states:
+            for message in self._messages.since(after):
+                if message.state not in states:
                     continue
                 if len(found) == limit:
                     return found, found[-1]["cursor"]
-                found.append(self._snapshot(message))
+                found.append(message.snapshot())
         return found, None
-
-    @staticmethod
-    def _snapshot(message: Message) -> dict:
-        return {
-            "cursor": message.seq,
-            "id": message.id,
-            "state": message.state.value,
-            "body": message.body,
-            "attributes": message.attributes,
-            "receive_count": message.receive_count,
-            "sent_at": message.sent_at,
-            "first_receive_at": message.first_receive_at,
-            "visible_at": message.due if message.state in (State.INFLIGHT, State.DELAYED) else None,
-            "group_id": message.group_id,
-            "dedup_id": message.dedup_id,
-            "sequence_number": message.sequence_number,
-            "dead_letter_source": message.dead_letter_source,
-        }
 
     def close(self) -> None:
         """The queue was deleted: drop its messages and release its long polls."""
@@ -371,8 +291,6 @@ class Queue:
         with self._lock:
             self._message_visible.notify_all()
 
-    # -- recovery: a store puts back what it kept --------------------------------
-
     def restore(self, seq: int, messages: Iterable[Message]) -> list[Message]:
         """Put back a store's messages, in arrival order, as of the clock's now: a
         visibility timeout or delay that ended while the emulator was down has
@@ -380,62 +298,31 @@ class Queue:
         expired = []
         with self._lock:
             now = self._clock.now()
-            self._seq = max(self._seq, seq)
+            self._messages.count_from(seq)
             for message in messages:
                 if message.sent_at + self.retention_period <= now:
                     expired.append(message)
-                    continue
-                self._seq = max(self._seq, message.seq)
-                self._place(message)
-                if message.state is State.INFLIGHT and message.due > now:
-                    self._inflight += 1
-                    self._ready.taken(message)
-                    self._schedule_visibility_end(message)
-                elif message.state is State.DELAYED and message.due > now:
-                    self._delayed += 1
-                    self._scheduler.call_at(message.due, self._delay_ended, message)
                 else:
-                    self._show(message)  # no notify: nobody waits yet
-            self._retention_due = None
-            self._arm_retention()
+                    self._states.put_back(message, now)
         return expired
 
-    # -- transitions (caller holds the lock) ------------------------------
+    # -- moves between queues ---------------------------------------------------
 
-    def _enqueue(self, message: Message, sent_at: float, delay: int) -> None:
-        self._seq += 1
-        message.seq = self._seq
-        message.sent_at = sent_at
-        self._stamp(message)
-        self._place(message)
-        if self._retention_due is None or sent_at + self.retention_period < self._retention_due:
-            self._arm_retention()  # only a message older than the armed deadline's needs it
-        if delay > 0:
-            message.state = State.DELAYED
-            self._delayed += 1
-            message.due = self._clock.now() + delay
-            self._scheduler.call_at(message.due, self._delay_ended, message)
-        else:
-            self._make_visible(message)
-        self._journal.message_added(self, message)
-
-    def _place(self, message: Message) -> None:
-        """Keep a message in arrival order; one sent before the newest (a dead letter) also goes on the heap."""
-        self._messages[message.id] = message
-        if message.sent_at < self._newest_sent_at:
-            heapq.heappush(self._older_arrivals, (message.sent_at, message.id))
-        else:
-            self._newest_sent_at = message.sent_at
-
-    def _stamp(self, message: Message) -> None:
-        """Set what the queue type adds to a message it takes (FIFO: its sequence number)."""
+    def move_out(self, limit: int, destination: Callable[[Message], "Queue | None"]) -> tuple[int, bool]:
+        """Move up to `limit` visible messages, in the order a receive would take
+        them, each as a new message into destination(message). Returns (moved,
+        failed): failed when a message has no destination queue."""
+        if limit <= 0:
+            return 0, False
+        with self._lock:
+            return move_out(self._states, self._clock.now(), limit, destination)
 
     def _dead_letter(self, message: Message, now: float) -> Transfer:
-        """Move a message (taken off the ready order) that reached maxReceiveCount."""
+        """Move a picked message that reached maxReceiveCount."""
         target = self._find_queue(self.redrive.target_arn)
         if target is None or target is self:
             return Transfer.NO_TARGET
-        outcome = self._transfer(message, target, *self._dead_letter_copy(message, now))
+        outcome = transfer(self._states, message, target, *self._dead_letter_copy(message, now))
         if outcome is Transfer.MOVED:
             self.stats.dead_lettered += 1
         return outcome
@@ -445,129 +332,32 @@ class Queue:
         A standard queue keeps the original, so retention counts from the first send."""
         return message.dead_lettered(self.arn), message.sent_at
 
-    def _transfer(self, message: Message, target: "Queue", replacement: Message, sent_at: float) -> Transfer:
-        """Atomically replace `message` (off the ready order) here by `replacement` in `target`."""
-        if not target._lock.acquire(timeout=TRANSFER_WAIT):
+    def accept_move(self, message: Message, sent_at: float, remove_original: Callable[[], None]) -> Transfer:
+        """Take a message another queue moves here; the caller holds that queue's lock.
+        remove_original() takes it out there while both locks are held, so it is never
+        in both queues or in neither. Waits at most TRANSFER_WAIT for this queue's lock (transfers.py)."""
+        if not self._lock.acquire(timeout=TRANSFER_WAIT):
             return Transfer.BUSY
         try:
-            if target.deleted:
+            if self.deleted:
                 return Transfer.NO_TARGET
-            message.state = State.GONE
-            del self._messages[message.id]
-            self._journal.message_removed(self, message)
-            target._enqueue(replacement, sent_at, 0)
+            remove_original()
+            self._enqueue(message, sent_at, 0)
             return Transfer.MOVED
         finally:
-            target._lock.release()
+            self._lock.release()
 
-    def _make_visible(self, message: Message) -> None:
-        self._show(message)
-        self._message_visible.notify()
+    # -- caller holds the lock ------------------------------------------------
 
-    def _show(self, message: Message) -> None:
-        message.state = State.VISIBLE
-        self._visible += 1
-        self._ready.add(message)
+    def _enqueue(self, message: Message, sent_at: float, delay: float) -> None:
+        message.seq = self._messages.next_seq()
+        message.sent_at = sent_at
+        self._stamp(message)
+        self._states.arrive(message, delay)
+        self._journal.message_added(self, message)
 
-    def _return_visible(self, message: Message) -> None:
-        """A message taken off the ready order but neither delivered nor moved goes back."""
-        self._visible += 1
-        self._ready.add(message)
-
-    def _end_inflight(self, message: Message) -> None:
-        message.timer += 1
-        self._inflight -= 1
-        self._make_visible(message)
-        self._release(message)
-        self._journal.message_changed(self, message)
-
-    def _release(self, message: Message) -> None:
-        """A message left the in-flight state; a FIFO group it held may be ready now."""
-        if self._ready.released(message):
-            self._message_visible.notify()
-
-    def _arm_visibility(self, message: Message, deadline: float) -> None:
-        message.due = deadline
-        self._schedule_visibility_end(message)
-        self._journal.message_changed(self, message)
-
-    def _schedule_visibility_end(self, message: Message) -> None:
-        message.timer += 1  # supersedes the callback armed before
-        self._scheduler.call_at(message.due, self._visibility_ended, message, message.timer)
-
-    def _remove(self, message: Message) -> None:
-        state = message.state
-        message.state = State.GONE
-        del self._messages[message.id]
-        self._journal.message_removed(self, message)
-        if state is State.VISIBLE:
-            self._visible -= 1
-            self._ready.discard(message)
-        elif state is State.INFLIGHT:
-            self._inflight -= 1
-            self._release(message)
-        elif state is State.DELAYED:
-            self._delayed -= 1
+    def _stamp(self, message: Message) -> None:
+        """Set what the queue type adds to a message it takes (FIFO: its sequence number)."""
 
     def _drop_all(self) -> None:
-        for message in self._messages.values():
-            message.state = State.GONE
-        self._messages.clear()
-        self._older_arrivals.clear()
-        self._ready = self._new_order()
-        self._visible = self._inflight = self._delayed = 0
-
-    def _oldest_sent_at(self) -> float | None:
-        """Send time of the oldest message still here (dropping ids of gone ones off the heap)."""
-        while self._older_arrivals and self._older_arrivals[0][1] not in self._messages:
-            heapq.heappop(self._older_arrivals)
-        candidates = [sent_at for sent_at, _ in self._older_arrivals[:1]]
-        if self._messages:
-            candidates.append(next(iter(self._messages.values())).sent_at)
-        return min(candidates, default=None)
-
-    def _arm_retention(self) -> None:
-        oldest = self._oldest_sent_at()
-        if oldest is None:
-            return
-        due = oldest + self.retention_period
-        if self._retention_due is None or due < self._retention_due:
-            self._retention_due = due
-            self._retention_timer += 1
-            self._scheduler.call_at(due, self._retention_ended, self._retention_timer)
-
-    def _expire(self, message: Message) -> None:
-        self._remove(message)
-        self.stats.expired += 1
-
-    # -- scheduler callbacks ----------------------------------------------
-
-    def _visibility_ended(self, message: Message, timer: int) -> None:
-        with self._lock:
-            if message.state is State.INFLIGHT and message.timer == timer:
-                self._end_inflight(message)
-
-    def _delay_ended(self, message: Message) -> None:
-        with self._lock:
-            if message.state is State.DELAYED:
-                self._delayed -= 1
-                self._make_visible(message)
-
-    def _retention_ended(self, timer: int) -> None:
-        """Remove every message older than the retention period, then re-arm for the next."""
-        with self._lock:
-            if timer != self._retention_timer:
-                return
-            self._retention_due = None
-            cutoff = self._clock.now() - self.retention_period
-            while self._messages:
-                oldest = next(iter(self._messages.values()))
-                if oldest.sent_at > cutoff:
-                    break
-                self._expire(oldest)
-            while self._older_arrivals and self._older_arrivals[0][0] <= cutoff:
-                _, message_id = heapq.heappop(self._older_arrivals)
-                message = self._messages.get(message_id)
-                if message is not None:
-                    self._expire(message)
-            self._arm_retention()
+        self._states.drop_all()

@@ -20,11 +20,10 @@ import heapq
 
 from emulator.engine.message import Message, State
 from emulator.engine.queue import Queue
+from emulator.engine.ready_order import LazyDeletions
 
 NOISY_MIN_INFLIGHT = 30
 NOISY_SHARE_PERCENT = 10
-# Rebuild the heaps when this many entries belong to messages gone while visible.
-COMPACT_AFTER = 1024
 
 
 class _Tenant:
@@ -43,7 +42,8 @@ def _top(heap: list[tuple[int, Message]]) -> int | None:
 
 
 class TenantOrder:
-    """Visible messages of a standard queue: oldest first, quiet tenants before noisy ones.
+    """Visible messages of a standard queue: oldest first, quiet tenants before noisy ones
+    (a ready_order.ReadyOrder: the queue calls it with its lock held).
 
     Entries of messages that went away while visible stay in the heaps until
     they reach the top (or a compaction); the queue counts what is visible.
@@ -55,11 +55,10 @@ class TenantOrder:
         # (seq, tenant) for each tenant's oldest visible message; stale entries are skipped.
         self._heads: list[tuple[int, str]] = []
         self._inflight = 0
-        self._live = 0  # entries of visible messages
-        self._gone = 0  # entries of messages gone while visible, at most
+        self._entries = LazyDeletions()
 
     def add(self, message: Message) -> None:
-        self._live += 1
+        self._entries.added()
         key = message.group_id
         if key is None:
             heapq.heappush(self._ungrouped, (message.seq, message))
@@ -73,9 +72,7 @@ class TenantOrder:
 
     def discard(self, message: Message) -> None:
         """A visible message went away (it is GONE); its entry is dropped lazily."""
-        self._live -= 1
-        self._gone += 1
-        if self._gone > COMPACT_AFTER and self._gone > self._live:
+        if self._entries.departed():
             self._compact()
 
     def taken(self, message: Message) -> None:
@@ -105,7 +102,7 @@ class TenantOrder:
             message = self._pick_one()
             if message is None:
                 return
-            self._live -= 1
+            self._entries.removed()
             yield message
 
     def _noisy(self, tenant: _Tenant) -> bool:
@@ -164,7 +161,7 @@ class TenantOrder:
             elif not tenant.inflight:
                 del self._tenants[key]
         heapq.heapify(self._heads)
-        self._gone = 0
+        self._entries.compacted()
 
 
 class StandardQueue(Queue):

@@ -13,7 +13,6 @@ import time
 from collections import Counter
 
 import pytest
-from engine_support import ACCOUNT, REGION, counts, make_message
 
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
@@ -21,6 +20,7 @@ from emulator.engine.clock import ManualClock
 from emulator.engine.message import Message, State
 from emulator.errors import SqsError
 
+from engine_support import ACCOUNT, REGION, counts, make_message
 
 # -- real clock, many threads ---------------------------------------------------
 
@@ -214,7 +214,7 @@ def check(queue, model: Model, messages: dict[str, Message], step: str) -> None:
     for mid, state in model.state.items():
         assert messages[mid].state is state, f"{step}: message {mid} is {messages[mid].state}, model says {state}"
     # Every live message is in exactly one place (private structures, read for the invariant).
-    assert set(queue._messages) == {mid for mid, s in model.state.items() if s is not State.GONE}, step
+    assert {message.id for message in queue._messages} == {mid for mid, s in model.state.items() if s is not State.GONE}, step
 
 
 def run_random_sequence(seed: int, steps: int, receipt_mode: str) -> None:

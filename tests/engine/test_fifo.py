@@ -6,11 +6,20 @@ On the manual clock; the facts are in sqs-reference 1.8 and 1.11.
 import hashlib
 
 import pytest
-from engine_support import ACCOUNT, REGION, Poller, counts, make_message, send, wait_for_long_poll
 
 from emulator.engine.fifo import DEDUP_WINDOW
-from emulator.engine.message import State
 from emulator.errors import SqsError
+
+from engine_support import (
+    ACCOUNT,
+    REGION,
+    Poller,
+    counts,
+    make_message,
+    send,
+    wait_for_long_poll,
+    wait_until,
+)
 
 
 @pytest.fixture
@@ -142,7 +151,7 @@ def test_many_locked_groups_leave_the_ready_index_small(fifo):
         taken += batch
     assert len(taken) == 2000  # each receive drains whole groups: both messages of each
     assert fifo.receive(10, 30, 0) == []
-    assert len(fifo._ready._ready) == 0
+    assert len(fifo._states._ready._ready) == 0
 
 
 # -- deduplication -------------------------------------------------------------------
@@ -246,6 +255,26 @@ def test_attempt_id_after_a_message_changed_is_not_retryable(fifo, change):
         "Value try-1 for parameter ReceiveRequestAttemptId is invalid. "
         "Reason: The receiveRequestAttemptId is not valid anymore since the receive call is not retryable."
     )
+
+
+def test_concurrent_retries_with_one_attempt_id_get_the_same_messages(fifo, clock):
+    """Two retries of one ReceiveRequestAttemptId wait in long polls on an empty
+    queue. A send wakes one: it receives and records the attempt, and the other
+    answers the same messages, not whatever was sent since."""
+    pollers = [Poller(fifo, wait_seconds=20, attempt_id="try-1") for _ in range(2)]
+    for poller in pollers:
+        poller.start()
+    wait_for_long_poll(fifo, waiters=2)
+    [first] = sent(fifo, "g1", "m1")
+    wait_until(lambda: any(not poller.is_alive() for poller in pollers))
+    sent(fifo, "g2", "m2")  # visible now: a retry that missed the attempt would take it
+    clock.advance(20)  # ends a poll still waiting, so the joins below are short
+    for poller in pollers:
+        poller.join(2)
+    assert [poller.error for poller in pollers] == [None, None]
+    answers = [[(d.message.id, d.receipt_handle) for d in poller.result] for poller in pollers]
+    assert [[message_id for message_id, _ in answer] for answer in answers] == [[first.id], [first.id]]
+    assert answers[0] == answers[1]
 
 
 def test_attempt_id_is_forgotten_after_five_minutes(fifo, clock):

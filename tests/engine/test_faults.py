@@ -1,10 +1,11 @@
-"""Fault injection (faults.py) and peeking, on the manual clock."""
+"""Fault injection (faults.py), on the manual clock."""
 
 import pytest
-from engine_support import counts, send
 
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.message import State
+
+from engine_support import counts, send
 
 ALL = frozenset(State) - {State.GONE}
 
@@ -62,19 +63,3 @@ def test_seeded_faults_repeat_exactly(broker):
 def test_fault_values_are_checked(bad):
     with pytest.raises(ValueError):
         FaultPolicy(**bad)
-
-
-def test_peek_changes_nothing_and_pages_in_arrival_order(queue, clock):
-    for i in range(5):
-        send(queue, f"m{i}", delay=10 if i == 4 else 0)
-    [held] = queue.receive(1, 30, 0)
-    page, cursor = queue.peek(ALL, 2)
-    assert [m["body"] for m in page] == ["m0", "m1"] and cursor is not None
-    assert page[0]["state"] == "inflight" and page[0]["visible_at"] == clock.now() + 30
-    rest, end = queue.peek(ALL, 10, cursor)
-    assert [m["body"] for m in rest] == ["m2", "m3", "m4"] and end is None
-    assert rest[-1]["state"] == "delayed"
-    visible, _ = queue.peek(frozenset({State.VISIBLE}), 10)
-    assert [m["body"] for m in visible] == ["m1", "m2", "m3"]
-    assert counts(queue) == (3, 1, 1)
-    assert held.message.receive_count == 1

@@ -6,11 +6,16 @@ where a stale handle never touches a newer delivery; a FIFO queue's handle
 expires with its visibility timeout (sqs-reference section 2).
 """
 
-import pytest
-from engine_support import ACCOUNT, REGION, counts, error_name, send
+import base64
+import uuid
 
+import pytest
+
+from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.message import State
+
+from engine_support import ACCOUNT, REGION, counts, error_name, send
 
 
 @pytest.fixture
@@ -158,3 +163,55 @@ def test_fifo_live_handle_changes_visibility_and_deletes(fifo_queue, clock):
     clock.advance(99)
     queue.delete(delivery.receipt_handle)
     assert message.state is State.GONE
+
+
+# -- malformed and foreign handles ----------------------------------------------------
+
+
+def _handle(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode()
+
+
+MALFORMED_HANDLES = [
+    "",
+    "garbage",
+    "not base64 !!!",
+    _handle("no-colon-here"),
+    _handle(f"not-a-uuid:{'ab' * 16}"),
+    _handle(f"{uuid.uuid4()}:not-hex"),
+    _handle(f"{uuid.uuid4()}:{'ab' * 16}:extra"),
+    base64.urlsafe_b64encode(b"\xff\xfe\xfd:abc").decode(),
+]
+
+
+@pytest.mark.parametrize("handle", MALFORMED_HANDLES)
+def test_malformed_handle_is_receipt_handle_is_invalid(queue, handle):
+    send(queue)
+    queue.receive(1, 30, 0)
+    assert error_name(queue.delete, handle) == "ReceiptHandleIsInvalid"
+    assert error_name(queue.change_visibility, handle, 10) == "ReceiptHandleIsInvalid"
+    assert counts(queue) == (0, 1, 0)
+
+
+def test_well_formed_handle_for_unknown_message_deletes_nothing(queue):
+    send(queue)
+    queue.receive(1, 30, 0)
+    queue.delete(receipts.encode(str(uuid.uuid4()), receipts.new_nonce()))
+    assert counts(queue) == (0, 1, 0)
+
+
+def test_handle_from_another_queue_touches_nothing_here(broker):
+    q1, _ = broker.create_queue(ACCOUNT, REGION, "a", {})
+    q2, _ = broker.create_queue(ACCOUNT, REGION, "b", {})
+    send(q1)
+    [delivery] = q1.receive(1, 30, 0)
+    send(q2)
+    q2.receive(1, 30, 0)
+    q2.delete(delivery.receipt_handle)
+    assert counts(q1) == (0, 1, 0)
+    assert counts(q2) == (0, 1, 0)
+
+
+def test_receipt_handle_round_trip():
+    message_id, nonce = str(uuid.uuid4()), receipts.new_nonce()
+    assert receipts.decode(receipts.encode(message_id, nonce)) == (message_id, nonce)

@@ -1,0 +1,162 @@
+"""Every message of a queue is in exactly one state, and the queue counts each state.
+
+MessageStates.move is the one place a message changes state, and the counts
+change with it: ApproximateNumberOfMessages and its two siblings are always
+the number of messages in each state. The transitions around it keep the rest
+in step: the ready order (which visible message a receive gets, ready_order.py),
+the receivers waiting in a long poll, the delay and visibility timers on the
+scheduler, and the journal. A message a receive picked off the ready order
+stays VISIBLE, and is counted so, until it is delivered, moved away or put back.
+
+Everything here is called with the queue's lock held, except the scheduler
+callbacks, which take it; each is guarded by the message's state and timer,
+so a superseded callback does nothing.
+"""
+
+from typing import Callable, Iterator
+
+from emulator.engine import receipts
+from emulator.engine.journal import Journal
+from emulator.engine.message import Delivery, Message, State
+from emulator.engine.ready_order import ReadyOrder
+from emulator.engine.retention import Arrivals
+from emulator.engine.stats import QueueStats
+
+
+class MessageStates:
+    def __init__(self, queue, new_order: Callable[[], ReadyOrder], clock, scheduler, lock, message_visible,
+                 journal: Journal, stats: QueueStats):
+        self._queue = queue  # what the journal is told about
+        self._new_order = new_order
+        self._clock = clock
+        self._scheduler = scheduler
+        self._lock = lock
+        self._message_visible = message_visible  # the condition long polls wait on
+        self._journal = journal
+        self._stats = stats
+        self.arrivals = Arrivals(clock, scheduler, lock, self._expire)
+        self._ready = new_order()
+        self._counts = dict.fromkeys((State.DELAYED, State.VISIBLE, State.INFLIGHT), 0)
+
+    def count(self, state: State) -> int:
+        return self._counts[state]
+
+    def move(self, message: Message, to: State, arriving: bool = False) -> None:
+        """The one place a message changes state: its old state's count goes down, the
+        new one's up. An arriving message (sent, moved in, put back by a store) is in
+        no count yet."""
+        if not arriving:
+            self._counts[message.state] -= 1
+        if to is not State.GONE:
+            self._counts[to] += 1
+        message.state = to
+
+    def available(self) -> bool:
+        """Whether a receive would get a message now (a FIFO queue's visible ones may all be in locked groups)."""
+        return self._counts[State.VISIBLE] > 0 and self._ready.available()
+
+    def pick(self) -> Iterator[Message]:
+        return self._ready.pick()
+
+    def put_back_picked(self, message: Message) -> None:
+        """A picked message neither delivered nor moved goes back in line (it stayed VISIBLE)."""
+        self._ready.add(message)
+
+    # -- transitions ----------------------------------------------------------
+
+    def arrive(self, message: Message, delay: float) -> None:
+        """A new message (numbered and stamped) is here: visible now, or after its delay."""
+        self.arrivals.add(message)
+        if delay > 0:
+            self.move(message, State.DELAYED, arriving=True)
+            message.due = self._clock.now() + delay
+            self._scheduler.call_at(message.due, self._delay_ended, message)
+        else:
+            self._show(message, arriving=True)
+
+    def put_back(self, message: Message, now: float) -> None:
+        """A store's message, as of now: a visibility timeout or delay that ended meanwhile has ended."""
+        self.arrivals.add(message)
+        if message.state is State.INFLIGHT and message.due > now:
+            self.move(message, State.INFLIGHT, arriving=True)
+            self._ready.taken(message)
+            self._schedule_visibility_end(message)
+        elif message.state is State.DELAYED and message.due > now:
+            self.move(message, State.DELAYED, arriving=True)
+            self._scheduler.call_at(message.due, self._delay_ended, message)
+        else:
+            self._show(message, arriving=True)
+
+    def deliver(self, message: Message, now: float, visibility_timeout: int) -> Delivery:
+        """A picked message goes in flight: a fresh receipt handle, its receive counted."""
+        self.move(message, State.INFLIGHT)
+        self._ready.taken(message)
+        message.receive_count += 1
+        if message.first_receive_at is None:
+            message.first_receive_at = now
+        message.nonce = receipts.new_nonce()
+        message.received_at = now
+        self.arm_visibility(message, now + visibility_timeout)
+        self._stats.received += 1
+        handle = receipts.encode(message.id, message.nonce)
+        return Delivery(message, handle, message.receive_count, message.first_receive_at)
+
+    def arm_visibility(self, message: Message, deadline: float) -> None:
+        message.due = deadline
+        self._schedule_visibility_end(message)
+        self._journal.message_changed(self._queue, message)
+
+    def end_inflight(self, message: Message) -> None:
+        """Visible again: its visibility timeout ended, or was set to 0."""
+        message.timer += 1  # supersedes the armed visibility callback
+        self._show(message)
+        self._release(message)
+        self._journal.message_changed(self._queue, message)
+
+    def remove(self, message: Message, picked: bool = False) -> None:
+        """The message leaves: deleted, expired, or (picked) moved to another queue."""
+        was = message.state
+        self.move(message, State.GONE)
+        self.arrivals.remove(message)
+        self._journal.message_removed(self._queue, message)
+        if was is State.VISIBLE and not picked:  # a picked one has no entry left in the order
+            self._ready.discard(message)
+        elif was is State.INFLIGHT:
+            self._release(message)
+
+    def drop_all(self) -> None:
+        """Every message leaves at once (a purge, or the queue was deleted)."""
+        for message in self.arrivals:
+            self.move(message, State.GONE)
+        self.arrivals.clear()
+        self._ready = self._new_order()
+
+    def _show(self, message: Message, arriving: bool = False) -> None:
+        self.move(message, State.VISIBLE, arriving)
+        self._ready.add(message)
+        self._message_visible.notify()
+
+    def _release(self, message: Message) -> None:
+        """A message left the in-flight state; a FIFO group it held may be ready now."""
+        if self._ready.released(message):
+            self._message_visible.notify()
+
+    def _schedule_visibility_end(self, message: Message) -> None:
+        message.timer += 1  # supersedes the callback armed before
+        self._scheduler.call_at(message.due, self._visibility_ended, message, message.timer)
+
+    def _expire(self, message: Message) -> None:
+        self.remove(message)
+        self._stats.expired += 1
+
+    # -- scheduler callbacks ----------------------------------------------------
+
+    def _visibility_ended(self, message: Message, timer: int) -> None:
+        with self._lock:
+            if message.state is State.INFLIGHT and message.timer == timer:
+                self.end_inflight(message)
+
+    def _delay_ended(self, message: Message) -> None:
+        with self._lock:
+            if message.state is State.DELAYED:
+                self._show(message)

@@ -1,0 +1,55 @@
+"""Moving messages between queues: dead letters, and move tasks' batches.
+
+A move replaces a message in its source queue by a copy in the target queue
+in one step under both queues' locks (the target's Queue.accept_move), so the
+message is never in both queues or in neither. The source's lock is held
+first; the target's is waited for at most TRANSFER_WAIT, so two queues that
+are each other's dead-letter queue cannot deadlock, and a move that gives up
+leaves the message where it was, to be moved on a later try.
+"""
+
+import enum
+import uuid
+from typing import Callable
+
+from emulator.engine.message import Message
+
+TRANSFER_WAIT = 0.05
+
+
+class Transfer(enum.Enum):
+    MOVED = "moved"
+    BUSY = "busy"  # the target's lock was not free in time
+    NO_TARGET = "no target"  # the target queue does not exist (any more)
+
+
+def transfer(states, message: Message, target, replacement: Message, sent_at: float) -> Transfer:
+    """Replace `message`, picked off the source's ready order (its MessageStates,
+    lock held), by `replacement` in `target`, enqueued there as sent at `sent_at`."""
+    return target.accept_move(replacement, sent_at, lambda: states.remove(message, picked=True))
+
+
+def move_out(states, now: float, limit: int, destination: Callable[[Message], object]) -> tuple[int, bool]:
+    """Queue.move_out with the source's lock held: move up to `limit` visible
+    messages, in the order a receive would take them, each as a new message into
+    destination(message). Returns (moved, failed): failed when a message has no
+    destination queue."""
+    moved = 0
+    outcome = Transfer.MOVED
+    picks = states.pick()
+    try:
+        for message in picks:
+            target = destination(message)
+            outcome = Transfer.NO_TARGET
+            if target is not None:
+                outcome = transfer(states, message, target, message.redriven(str(uuid.uuid4())), now)
+            if outcome is not Transfer.MOVED:
+                break
+            moved += 1
+            if moved >= limit:
+                break
+    finally:
+        picks.close()
+    if outcome is not Transfer.MOVED:
+        states.put_back_picked(message)  # it stays in its queue, first in line
+    return moved, outcome is Transfer.NO_TARGET

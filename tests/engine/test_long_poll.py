@@ -1,0 +1,128 @@
+"""Long polls: what wakes them and when they give up. Every join is bounded."""
+
+import pytest
+
+from emulator.engine.broker import Broker
+from emulator.engine.message import State
+from emulator.errors import SqsError
+
+from engine_support import (
+    ACCOUNT,
+    REGION,
+    Poller,
+    counts,
+    make_message,
+    send,
+    wait_for_long_poll,
+)
+
+
+def test_long_poll_returns_when_another_thread_sends(queue):
+    poller = Poller(queue, wait_seconds=20)
+    poller.start()
+    wait_for_long_poll(queue)
+    message = send(queue, "wake up")
+    poller.join(timeout=2)
+    assert not poller.is_alive()
+    assert poller.error is None
+    assert [d.message for d in poller.result] == [message]
+    assert counts(queue) == (0, 1, 0)
+
+
+def test_long_poll_with_manual_clock_ends_when_advance_passes_deadline(queue, clock):
+    poller = Poller(queue, wait_seconds=5)
+    poller.start()
+    wait_for_long_poll(queue)
+
+    clock.advance(4)
+    poller.join(timeout=0.2)
+    assert poller.is_alive()  # 4 s of 5: still waiting
+
+    clock.advance(1)
+    poller.join(timeout=2)
+    assert not poller.is_alive()
+    assert poller.error is None
+    assert poller.result == []
+
+
+def test_long_poll_receives_a_delayed_message_when_its_delay_ends(queue, clock):
+    message = send(queue, delay=3)
+    poller = Poller(queue, wait_seconds=5)
+    poller.start()
+    wait_for_long_poll(queue)
+    clock.advance(3)
+    poller.join(timeout=2)
+    assert not poller.is_alive()
+    assert [d.message for d in poller.result] == [message]
+
+
+def test_long_poll_receives_a_message_whose_visibility_expired(queue, clock):
+    message = send(queue)
+    queue.receive(1, 10, 0)
+    poller = Poller(queue, wait_seconds=20)
+    poller.start()
+    wait_for_long_poll(queue)
+    clock.advance(10)
+    poller.join(timeout=2)
+    assert not poller.is_alive()
+    [delivery] = poller.result
+    assert delivery.message is message
+    assert delivery.receive_count == 2
+
+
+def test_long_poll_returns_at_once_when_a_message_is_visible(queue):
+    message = send(queue)
+    # Manual clock: if this waited, nothing would ever wake it.
+    poller = Poller(queue, wait_seconds=20)
+    poller.start()
+    poller.join(timeout=2)
+    assert not poller.is_alive()
+    assert [d.message for d in poller.result] == [message]
+
+
+def test_each_of_several_long_polls_gets_its_own_message(queue):
+    pollers = [Poller(queue, max_messages=1, wait_seconds=20) for _ in range(3)]
+    for poller in pollers:
+        poller.start()
+    wait_for_long_poll(queue, waiters=3)
+    sent = [make_message(f"m{i}") for i in range(3)]
+    queue.send([(m, 0) for m in sent])
+    for poller in pollers:
+        poller.join(timeout=2)
+        assert not poller.is_alive()
+    received = [d.message.id for p in pollers for d in p.result]
+    assert sorted(received) == sorted(m.id for m in sent)
+
+
+def test_queue_delete_wakes_a_long_poll(broker, queue):
+    poller = Poller(queue, wait_seconds=20)
+    poller.start()
+    wait_for_long_poll(queue)
+    broker.delete_queue(queue)
+    poller.join(timeout=2)
+    assert not poller.is_alive()
+    assert poller.error is None
+    assert poller.result == []
+    assert queue.deleted
+    with pytest.raises(SqsError) as info:
+        broker.get_queue(ACCOUNT, REGION, "q1")
+    assert info.value.name == "QueueDoesNotExist"
+
+
+def test_deleted_queue_drops_its_messages(broker, queue):
+    message = send(queue)
+    broker.delete_queue(queue)
+    assert message.state is State.GONE
+    assert counts(queue) == (0, 0, 0)
+
+
+def test_broker_close_wakes_long_polls(clock):
+    broker = Broker(clock)
+    queue, _ = broker.create_queue(ACCOUNT, REGION, "q", {})
+    poller = Poller(queue, wait_seconds=20)
+    poller.start()
+    wait_for_long_poll(queue)
+    broker.close()
+    poller.join(timeout=2)
+    assert not poller.is_alive()
+    assert poller.result == []
