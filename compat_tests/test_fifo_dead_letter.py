@@ -1,6 +1,6 @@
 """FIFO queues with dead-letter queues and message move tasks, through a real client.
 
-AWS: a FIFO source needs a FIFO dead-letter queue (sqs-reference 1.11); a FIFO
+AWS: a FIFO source needs a FIFO dead-letter queue (docs/sqs-reference.md 1.11); a FIFO
 message's enqueue time resets when it moves there; while a poison message is in
 flight its group waits, as every FIFO group does.
 """

@@ -130,7 +130,7 @@ def test_set_queue_attributes_unknown_name(sqs, queue):
 
 
 def test_set_queue_attributes_cannot_make_standard_queue_fifo(sqs, queue):
-    # FifoQueue is unknown to a standard queue (sqs-reference 2); the type never changes.
+    # FifoQueue is unknown to a standard queue (docs/sqs-reference.md 2); the type never changes.
     expect_error(sqs, sqs.set_queue_attributes, QueueUrl=queue, Attributes={"FifoQueue": "true"},
                  message="Unknown Attribute FifoQueue.", **INVALID_ATTRIBUTE_NAME)
     assert "FifoQueue" not in queue_attrs(sqs, queue)

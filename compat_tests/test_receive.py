@@ -185,7 +185,7 @@ ATTRS = {
     [
         (["All"], set(ATTRS)),
         ([".*"], set(ATTRS)),
-        # The part before ".*" is a plain prefix (sqs-reference section 3: "Hel.*" selects Hello and Help.Me).
+        # The part before ".*" is a plain prefix (docs/sqs-reference.md section 3: "Hel.*" selects Hello and Help.Me).
         (["foo.*"], {"foo.a", "foo.b", "foobar"}),
         (["bar"], {"bar"}),
         (["bar", "foo.a"], {"bar", "foo.a"}),
@@ -210,7 +210,7 @@ def test_message_attribute_names_selection(sqs, queue, names, expected):
 
 
 def test_redelivered_message_comes_before_newer_messages(sqs, queue, advance):
-    """AWS-recorded (sqs-reference section 3, "Redelivery order"): send m1, receive it with
+    """AWS-recorded (docs/sqs-reference.md section 3, "Redelivery order"): send m1, receive it with
     VisibilityTimeout 3, send m2 1.5 s later, receive 3 s later: m1 comes first."""
     sqs.send_message(QueueUrl=queue, MessageBody="m1")
     assert receive_one(sqs, queue, VisibilityTimeout=3)["Body"] == "m1"

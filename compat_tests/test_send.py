@@ -1,4 +1,4 @@
-"""SendMessage: ids, MD5 digests (sqs-reference 1.13), attributes round trip."""
+"""SendMessage: ids, MD5 digests (docs/sqs-reference.md 1.13), attributes round trip."""
 
 import base64
 import uuid
@@ -15,7 +15,7 @@ from compat_tests.helpers import (
     unique_name,
 )
 
-# Test vectors from sqs-reference 1.13: AWS's own example and the npm package
+# Test vectors from docs/sqs-reference.md 1.13: AWS's own example and the npm package
 # aws-md5-of-message-attributes.
 VECTORS = {
     "aws-example": (

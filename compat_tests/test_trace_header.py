@@ -7,7 +7,7 @@ import pytest
 
 from compat_tests.helpers import md5_of_attributes, receive_one
 
-# The values AWS was recorded with (sqs-reference section 3).
+# The values AWS was recorded with (docs/sqs-reference.md section 3).
 HEADER_TRACE = "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1"
 ATTRIBUTE_TRACE = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
 ATTRIBUTE_TRACE_MD5 = "5ae4d5d7636402d80f4eb6d213245a88"

@@ -281,7 +281,7 @@ def test_nonexistent_queue_url_in_json(raw):
     assert json.loads(resp.body)["__type"] == "com.amazonaws.sqs#QueueDoesNotExist"
 
 
-# ---------------------------------------------------------------- query protocol edges (sqs-reference section 3)
+# ---------------------------------------------------------------- query protocol edges (docs/sqs-reference.md section 3)
 
 
 def _queue_path(url: str) -> str:

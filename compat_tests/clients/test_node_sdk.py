@@ -92,7 +92,7 @@ def test_receive_bodies_and_attributes(summary):
     assert got["blobType"] == "Binary"
     assert got["blobIsUint8Array"] is True
     assert got["blobBytes"] == [0, 1, 2, 127, 128, 254, 255]
-    # A message sent without attributes has no MD5OfMessageAttributes (sqs-reference 1.13).
+    # A message sent without attributes has no MD5OfMessageAttributes (docs/sqs-reference.md 1.13).
     assert summary["receivePlainHasMd5OfAttributes"] is False
 
 
@@ -129,7 +129,7 @@ def test_queue_does_not_exist(summary, case):
 
 
 def test_invalid_receipt_handle(summary):
-    # 404 per the Smithy model's awsQueryError trait (sqs-reference 1.14); moto answers 400.
+    # 404 per the Smithy model's awsQueryError trait (docs/sqs-reference.md 1.14); moto answers 400.
     err = summary["errors"]["badReceiptHandle"]
     assert (err["name"], err["Code"], err["httpStatusCode"]) == ("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 404), err
 
@@ -150,7 +150,7 @@ def test_fifo_order_sequence_numbers_and_dedup(summary):
 
 def test_fifo_system_attribute_digest(summary):
     first = summary["fifo"]["first"]
-    # The vector of sqs-reference section 3 (AWSTraceHeader given in MessageSystemAttributes).
+    # The vector of docs/sqs-reference.md section 3 (AWSTraceHeader given in MessageSystemAttributes).
     assert first["md5OfSystemAttributes"] == first["expectedMd5OfSystemAttributes"] == "5ae4d5d7636402d80f4eb6d213245a88"
     assert summary["fifo"]["received"][0]["trace"].startswith("Root=1-5759e988")
 

@@ -359,7 +359,7 @@ _DEVIATIONS = [
     ),
 ]
 
-# AWS's (legacy code -> JSON shape) pairs: sqs-reference.md §1.14 table, §2, research notes Q3.
+# AWS's (legacy code -> JSON shape) pairs: docs/sqs-reference.md §1.14 table, §2, research notes Q3.
 SHAPE_OF = {
     "InvalidParameterValue": "InvalidParameterValueException",
     "MissingParameter": "MissingRequiredParameterException",

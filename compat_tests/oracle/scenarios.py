@@ -192,7 +192,7 @@ scenario("kms-attributes", [
         "body.Attributes.SqsManagedSseEnabled": "false"}),
     step("SetQueueAttributes", "reset", QueueUrl="${q.url}",
          Attributes={"KmsMasterKeyId": "", "KmsDataKeyReusePeriodSeconds": "300"}, aws=OK),
-    # As recorded on AWS (sqs-reference section 3): neither is listed, and SSE-SQS stays off.
+    # As recorded on AWS (docs/sqs-reference.md section 3): neither is listed, and SSE-SQS stays off.
     step("GetQueueAttributes", "after-reset", QueueUrl="${q.url}", AttributeNames=["All"], aws={
         "body.Attributes.KmsMasterKeyId": ABSENT, "body.Attributes.KmsDataKeyReusePeriodSeconds": ABSENT,
         "body.Attributes.SqsManagedSseEnabled": "false"}),
@@ -310,7 +310,7 @@ scenario("change-visibility-of-deleted-message", [
     step("ChangeMessageVisibility", "after-delete", QueueUrl="${q.url}", ReceiptHandle="${rh}", VisibilityTimeout=5),
 ], queues={"q": {}}, allow=[Allow("moto-change-visibility-deleted-message-code", ("after-delete",))])
 
-# The filters AWS was recorded with (sqs-reference section 3).
+# The filters AWS was recorded with (docs/sqs-reference.md section 3).
 RECORDED_ATTRS = {
     "Help.Me": {"DataType": "String", "StringValue": "Me"},
     "Hello": {"DataType": "String", "StringValue": "There"},

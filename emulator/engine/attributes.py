@@ -68,7 +68,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     "Policy": Setting(None, lambda v: v == "" or _json_object(v)),
     "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
-    # AWS lists the key reuse period only while a KMS key is set (sqs-reference section 3).
+    # AWS lists the key reuse period only while a KMS key is set (docs/sqs-reference.md section 3).
     "KmsDataKeyReusePeriodSeconds": Setting(
         "300", _int_range(limits.MIN_KMS_REUSE_SECONDS, limits.MAX_KMS_REUSE_SECONDS), shown_with="KmsMasterKeyId"
     ),

@@ -1,6 +1,6 @@
 """Engine tests for FIFO queues: groups, deduplication, sequence numbers, attempts, dead letters.
 
-On the manual clock; the facts are in sqs-reference 1.8 and 1.11.
+On the manual clock; the facts are in docs/sqs-reference.md 1.8 and 1.11.
 """
 
 import hashlib

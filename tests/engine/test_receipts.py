@@ -1,9 +1,9 @@
 """What an earlier receipt handle may do, per receipt policy (receipts.py).
 
-AWS mode (the default) follows AWS-recorded responses (sqs-reference section 3,
+AWS mode (the default) follows AWS-recorded responses (docs/sqs-reference.md section 3,
 "Old receipt handles on a standard queue"); strict mode is the seed design,
 where a stale handle never touches a newer delivery; a FIFO queue's handle
-expires with its visibility timeout (sqs-reference section 2).
+expires with its visibility timeout (docs/sqs-reference.md section 2).
 """
 
 import base64
