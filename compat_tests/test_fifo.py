@@ -1,7 +1,7 @@
 """FIFO queues through a real client: queue type, groups, deduplication, sequence
 numbers, receive attempts, expired receipt handles.
 
-AWS's behaviour: shared/docs/sqs-reference.md 1.5-1.12 and section 2; wordings
+AWS's behaviour: docs/sqs-reference.md 1.5-1.12 and section 2; wordings
 recorded against AWS are in docs/research/aws_facts.md and aws_fifo_facts.md.
 Time moves on the server's manual clock (advance), never by sleeping.
 """

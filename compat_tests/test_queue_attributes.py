@@ -154,7 +154,7 @@ def test_queue_delay_attribute_applies_to_sends(sqs, queue, advance):
     assert counts(sqs, queue) == (1, 0, 0)
 
 
-# ---------------------------------------------------------------- KMS (shared/docs/sqs-reference.md section 3)
+# ---------------------------------------------------------------- KMS (docs/sqs-reference.md section 3)
 
 
 def test_kms_key_reuse_period_is_listed_only_with_a_key(sqs, queue):

@@ -1,5 +1,5 @@
 """Queue URLs: they name the queue's region and account, and a request is
-served by the queue its URL names (shared/docs/sqs-reference.md section 3).
+served by the queue its URL names (docs/sqs-reference.md section 3).
 
 The server's default region keeps the short form ``/<account>/<name>``; other
 regions carry the region in the path, ``/<region>/<account>/<name>``. A bare

@@ -1,7 +1,7 @@
 """What an earlier receipt handle may still do, through a real client.
 
 Default (AWS) mode follows responses recorded against real AWS
-(shared/docs/sqs-reference.md section 3, "Old receipt handles on a standard
+(docs/sqs-reference.md section 3, "Old receipt handles on a standard
 queue"): every handle of a message that still exists acts on it. A second
 server runs with ``--receipts strict``, the seed design, where only the latest
 handle acts. Either way a consumer must be idempotent: delivery is at least once.

@@ -220,7 +220,7 @@ def test_redelivered_message_comes_before_newer_messages(sqs, queue, advance):
     assert [m["Body"] for m in receive(sqs, queue, MaxNumberOfMessages=10)] == ["m1", "m2"]
 
 
-# The table AWS was recorded with (shared/docs/sqs-reference.md section 3; LocalStack's
+# The table AWS was recorded with (docs/sqs-reference.md section 3; LocalStack's
 # test_receive_message_message_attribute_names_filters snapshot, recorded against AWS).
 RECORDED = {
     "Help.Me": {"DataType": "String", "StringValue": "Me"},

@@ -23,7 +23,7 @@ def _tags(sqs, url):
 
 
 def test_tag_untag_list(sqs, queue):
-    # No tags: no Tags member at all (shared/docs/sqs-reference.md section 3).
+    # No tags: no Tags member at all (docs/sqs-reference.md section 3).
     assert _tags(sqs, queue) == {}
     sqs.tag_queue(QueueUrl=queue, Tags={"a": "1", "b": "2"})
     assert sqs.list_queue_tags(QueueUrl=queue)["Tags"] == {"a": "1", "b": "2"}

@@ -1,5 +1,5 @@
 """X-Ray tracing: the X-Amzn-Trace-Id HTTP header of a send becomes the
-message's AWSTraceHeader system attribute (shared/docs/sqs-reference.md
+message's AWSTraceHeader system attribute (docs/sqs-reference.md
 section 3; https://docs.aws.amazon.com/xray/latest/devguide/xray-services-sqs.html).
 """
 

@@ -2,7 +2,7 @@
 
 Each entry says which outcome paths it may explain (globs over the flattened
 outcome: ``status``, ``error.Code``, ``body.Messages.0.MD5OfBody``, ...), why,
-the AWS document (or section of shared/docs/sqs-reference.md, which cites
+the AWS document (or section of docs/sqs-reference.md, which cites
 AWS) that proves the emulator right, and what the emulator must show there --
 checked on every run where the deviation fires, so a deviation is never just
 "they differ".
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from compat_tests.oracle.engine import ABSENT
 
-REF = "shared/docs/sqs-reference.md"
+REF = "docs/sqs-reference.md"
 RESEARCH = "docs/research/aws_facts.md"
 DLQ_RESEARCH = "docs/research/aws_dlq_facts.md"
 FIFO_RESEARCH = "docs/research/aws_fifo_facts.md"

@@ -108,7 +108,7 @@ def untag_queue(ctx: Context, params: dict) -> dict:
 
 def list_queue_tags(ctx: Context, params: dict) -> dict:
     # An untagged queue's answer has no Tags member at all: AWS was recorded so after
-    # UntagQueue removed the last tag (shared/docs/sqs-reference.md section 3).
+    # UntagQueue removed the last tag (docs/sqs-reference.md section 3).
     tags = dict(ctx.queue(params["QueueUrl"]).tags)
     return {"Tags": tags} if tags else {}
 
