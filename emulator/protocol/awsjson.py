@@ -10,7 +10,7 @@ from werkzeug.wrappers import Request, Response
 
 from emulator.errors import SqsError
 
-from .model import check_required, invalid_value, operation_model, service_model
+from .model import check_required, invalid_value, operation_model, service_model, unparsable
 from .shapes import Codec, blob_bytes, blob_text, walk
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
@@ -31,6 +31,8 @@ def parse(request: Request) -> tuple[str, dict]:
         body = json.loads(raw) if raw.strip() else {}
     except (ValueError, UnicodeDecodeError) as exc:
         raise SqsError("InvalidParameterValue", f"The request body is not valid JSON: {exc}") from None
+    except RecursionError as exc:  # nested deeper than the decoder goes
+        raise unparsable(exc) from None
     if not isinstance(body, dict):
         raise SqsError("InvalidParameterValue", "The request body must be a JSON object.")
     shape = op.input_shape
@@ -74,7 +76,11 @@ class _Reader(Codec):
 
 def _expect(ok: bool, value, path: str, reason: str) -> None:
     if not ok:
-        raise invalid_value(json.dumps(value), path, reason)
+        try:
+            shown = json.dumps(value)
+        except RecursionError as exc:  # a value nested as deep as the decoder allows
+            raise unparsable(exc) from None
+        raise invalid_value(shown, path, reason)
 
 
 class _Writer(Codec):

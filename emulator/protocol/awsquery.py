@@ -16,7 +16,7 @@ from werkzeug.wrappers import Request, Response
 from emulator.errors import SqsError
 
 from . import query_names as qn
-from .model import XML_NAMESPACE, check_required, invalid_value, operation_model
+from .model import XML_NAMESPACE, check_required, invalid_value, operation_model, unparsable
 from .shapes import Codec, blob_bytes, blob_text, walk
 
 # The value of a tree node; the other keys of a node are the next dotted parts.
@@ -183,7 +183,10 @@ def _find_map(w: qn.Wire, name: str, node: dict, prefix: str) -> tuple[dict | No
 
 
 def _indexes(node: dict) -> list[str]:
-    return sorted((k for k in node if k is not _VALUE and k.isdigit()), key=int)
+    try:
+        return sorted((k for k in node if k is not _VALUE and k.isdigit()), key=int)
+    except ValueError as exc:  # a digit int() refuses, such as "²"
+        raise unparsable(exc) from None
 
 
 def scalar(shape: Shape, text: str, path: str):

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from botocore.awsrequest import HeadersDict
 from botocore.parsers import create_parser
 
@@ -87,3 +88,11 @@ def test_boto3_client_error_class():
     parsed = create_parser("json").parse(raw, JSON_MODEL.operation_model("GetQueueUrl").output_shape)
     error_class = client.exceptions.from_code(parsed["Error"]["QueryErrorCode"])
     assert error_class is client.exceptions.QueueDoesNotExist
+
+
+@pytest.mark.parametrize("depth", [900, 990, 1000, 100_000])
+def test_json_nested_deeper_than_python_goes_is_the_clients(depth):
+    # Deep enough and the decoder gives up, a little less and only the message's rendering does: a 400 either way.
+    body = '{"QueueName": ' + "[" * depth + "]" * depth + "}"
+    err = parse_error(raw_request(headers={"X-Amz-Target": "AmazonSQS.GetQueueUrl"}, data=body))
+    assert err.name == "InvalidParameterValue"

@@ -91,3 +91,10 @@ def test_query_body_after_server_read_form_and_large_body():
     big = "x" * 1_048_576
     req = raw_request(data={"Action": "SendMessage", "QueueUrl": QURL, "MessageBody": big})
     assert roundtrip(req)[1][1]["MessageBody"] == big
+
+
+def test_query_index_int_refuses_is_the_clients():
+    # "²" is a digit to str.isdigit() but not to int().
+    err = parse_error(raw_request(data={"Action": "CreateQueue", "QueueName": "q", "Attribute.².Name": "x"}))
+    assert (err.name, err.message) == (
+        "InvalidParameterValue", "The request could not be parsed: invalid literal for int() with base 10: '²'")
