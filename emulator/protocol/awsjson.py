@@ -10,7 +10,13 @@ from werkzeug.wrappers import Request, Response
 
 from emulator.errors import SqsError
 
-from .model import check_required, invalid_value, operation_model, service_model, unparsable
+from .model import (
+    check_required,
+    invalid_value,
+    operation_model,
+    service_model,
+    unparsable,
+)
 from .shapes import Codec, blob_bytes, blob_text, walk
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
@@ -47,16 +53,16 @@ class _Reader(Codec):
     def members(self, shape, node, path):
         _expect(isinstance(node, dict), node, path, "Must be an object.")
         prefix = f"{path}." if path else ""
-        for name, member in shape.members.items():
-            yield name, member, node.get(name), prefix + name
+        return [(name, member, child, prefix + name, None)
+                for name, member in shape.members.items() if (child := node.get(name)) is not None]
 
-    def elements(self, shape, node, path, site):
+    def elements(self, node, path, names):
         _expect(isinstance(node, list), node, path, "Must be a list.")
-        return ((x, f"{path}.{i}") for i, x in enumerate(node, 1) if x is not None)
+        return [(x, f"{path}.{i}") for i, x in enumerate(node, 1) if x is not None]
 
-    def entries(self, shape, node, path, site):
+    def entries(self, node, path, names):
         _expect(isinstance(node, dict), node, path, "Must be an object.")
-        return ((k, v, f"{path}.{k}") for k, v in node.items() if v is not None)
+        return [(k, v, f"{path}.{k}") for k, v in node.items() if v is not None]
 
     def leaf(self, shape, node, path):
         kind = shape.type_name
@@ -86,10 +92,10 @@ def _expect(ok: bool, value, path: str, reason: str) -> None:
 class _Writer(Codec):
     """Outputs to JSON values: absent members and null elements left out, blobs in base64."""
 
-    def list(self, items, site):
+    def list(self, items, names):
         return [x for x in items if x is not None]
 
-    def map(self, entries, site):
+    def map(self, entries, names):
         return {k: v for k, v in entries.items() if v is not None}
 
     def leaf(self, shape, node, path):

@@ -16,7 +16,13 @@ from werkzeug.wrappers import Request, Response
 from emulator.errors import SqsError
 
 from . import query_names as qn
-from .model import XML_NAMESPACE, check_required, invalid_value, operation_model, unparsable
+from .model import (
+    XML_NAMESPACE,
+    check_required,
+    invalid_value,
+    operation_model,
+    unparsable,
+)
 from .shapes import Codec, blob_bytes, blob_text, walk
 
 # The value of a tree node; the other keys of a node are the next dotted parts.
@@ -102,28 +108,32 @@ class _Reader(Codec):
     """
 
     def members(self, shape, node, path):
+        # A generator: each member is looked for only after the one before it
+        # is read, so the first bad member is the one reported.
         prefix = f"{path}." if path else ""
         for name, member in shape.members.items():
             w = qn.wire(shape.name, name)
             kind = member.type_name
             if kind == "list":
-                found = _find_list(w, name, node, prefix)
+                child, child_path = _find_list(w, name, node, prefix)
             elif kind == "map":
-                found = _find_map(w, name, node, prefix)
+                child, child_path = _find_map(w, name, node, prefix)
             else:
                 own = qn.member_name(w, name)
-                found = node.get(own), prefix + own
-            yield name, member, *found
+                child, child_path = node.get(own), prefix + own
+            if child is not None:
+                yield name, member, child, child_path, w
 
-    def elements(self, shape, node, path, site):
-        if site is None:
+    def elements(self, node, path, names):
+        if names is None:  # a list in a list: botocore's default form
             node, path = node.get("member", {}), f"{path}.member"
-        return ((node[i], f"{path}.{i}") for i in _indexes(node))
+        return [(node[i], f"{path}.{i}") for i in _indexes(node)]
 
-    def entries(self, shape, node, path, site):
-        w = qn.Wire() if site is None else qn.wire(*site)
-        if site is None:
+    def entries(self, node, path, names):
+        # A generator, so entries are checked in order with their values.
+        if names is None:  # a map in a list or map: botocore's default form
             node, path = node.get("entry", {}), f"{path}.entry"
+        w = names or qn.Wire()
         key_name, value_name = w.key or "key", w.value or "value"
         for i in _indexes(node):
             entry = node[i]
@@ -260,17 +270,22 @@ class _Writer(Codec):
     ``<entry>``. Leaves are text.
     """
 
-    def put(self, out, structure, name, value):
-        if value is not None:
-            out[qn.element_name(qn.wire(structure.name, name), name)] = value
+    def members(self, shape, node, path):
+        out = []
+        for name, member in shape.members.items():
+            child = node.get(name)
+            if child is not None:
+                w = qn.wire(shape.name, name)
+                out.append((qn.element_name(w, name), member, child, path, w))
+        return out
 
-    def list(self, items, site):
-        w = qn.Wire() if site is None else qn.wire(*site)
+    def list(self, items, names):
+        w = names or qn.Wire()
         items = [x for x in items if x is not None]
         return items if w.flattened else {w.list_member or "member": items}
 
-    def map(self, entries, site):
-        w = qn.Wire() if site is None else qn.wire(*site)
+    def map(self, entries, names):
+        w = names or qn.Wire()
         k, v = w.key or "key", w.value or "value"
         pairs = [{k: key, v: value} for key, value in entries.items() if value is not None]
         return pairs if w.flattened else {"entry": pairs}

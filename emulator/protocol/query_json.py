@@ -55,8 +55,11 @@ def _json_response(body: dict, status: int, request_id: str) -> Response:
 class _Writer(Codec):
     """Outputs to the XML document's tree as JSON: every member present, null when absent."""
 
-    def put(self, out, structure, name, value):
-        out[_NAMES.get((structure.name, name), name)] = value
+    keep_absent = True
+
+    def members(self, shape, node, path):
+        return [(_NAMES.get((shape.name, name), name), member, node.get(name), path, None)
+                for name, member in shape.members.items()]
 
     def leaf(self, shape, node, path):
         return blob_text(node) if shape.type_name == "blob" else node

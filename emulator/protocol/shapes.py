@@ -2,81 +2,79 @@
 
 ``walk`` recurses through structures, lists and maps, reading a request into
 params or writing an output into a response's tree. A ``Codec`` is what one
-protocol adds: where a value's parts are in its source form, what each leaf
-becomes, and how the parts are assembled and named in the target form. The
-defaults suit the api layer's form (plain dicts keyed by member name, lists,
-Python scalars) as the source, so a response writer overrides only its leaves
-and names.
+protocol adds: what each member is called on either side, where a value's
+parts are, what each leaf becomes and how lists and maps are laid out. The
+defaults read the api layer's form (dicts keyed by member name, lists, Python
+scalars) and write the same, so a writer overrides only its leaves and names.
 """
 
 import base64
 import binascii
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from botocore.model import Shape
 
 from .model import invalid_value
 
-# The structure member a value sits in: (structure shape name, member name);
-# None for a list element or a map value.
-Site = tuple[str, str] | None
 
-
-def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", site: Site = None) -> Any:
+def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = None) -> Any:
     """``node``, a value of ``shape`` in the codec's source form, in its target form; None stays None.
 
-    ``path`` names the value in error messages (``Entries.2.Id``).
+    ``path`` names the value in error messages (``Entries.2.Id``). ``names`` is
+    what the codec's ``members`` noted about the member this value is (its wire
+    names); None inside a list or a map.
     """
     if node is None:
         return None
     kind = shape.type_name
     if kind == "structure":
         out: dict = {}
-        for name, member, child, child_path in codec.members(shape, node, path):
-            codec.put(out, shape, name, walk(codec, member, child, child_path, (shape.name, name)))
+        for key, member, child, child_path, member_names in codec.members(shape, node, path):
+            value = walk(codec, member, child, child_path, member_names)
+            if value is not None or codec.keep_absent:
+                out[key] = value
         return out
     if kind == "list":
-        parts = codec.elements(shape, node, path, site)
-        return codec.list([walk(codec, shape.member, child, child_path) for child, child_path in parts], site)
+        parts = codec.elements(node, path, names)
+        return codec.list([walk(codec, shape.member, child, child_path) for child, child_path in parts], names)
     if kind == "map":
-        parts = codec.entries(shape, node, path, site)
-        return codec.map({key: walk(codec, shape.value, child, child_path) for key, child, child_path in parts}, site)
+        parts = codec.entries(node, path, names)
+        return codec.map({key: walk(codec, shape.value, child, child_path) for key, child, child_path in parts}, names)
     return codec.leaf(shape, node, path)
 
 
 class Codec:
-    """One protocol's side of ``walk``. Source hooks find parts; target hooks build."""
+    """One protocol's side of ``walk``, reading or writing."""
 
-    # ------------------------------------------------ the source form
+    keep_absent = False  # whether an absent member is in the target (as None) or left out
 
-    def members(self, shape: Shape, node: Any, path: str) -> Iterator[tuple[str, Shape, Any, str]]:
-        """(name, member shape, value or None, path) for every member of the structure ``shape``."""
-        for name, member in shape.members.items():
-            yield name, member, node.get(name), path
+    def members(self, shape: Shape, node: Any, path: str) -> Iterable[tuple[str, Shape, Any, str, Any]]:
+        """(target key, member shape, source value, path, wire names) of the members of ``node``.
 
-    def elements(self, shape: Shape, node: Any, path: str, site: Site) -> Iterable[tuple[Any, str]]:
+        A member need not be listed when it is absent, but must be, as None,
+        when ``keep_absent``. The wire names are the codec's own; ``walk``
+        hands them to ``elements``, ``entries``, ``list`` and ``map``.
+        """
+        # A list, not a generator: this runs for every structure of every response.
+        return [(name, member, child, path, None)
+                for name, member in shape.members.items() if (child := node.get(name)) is not None]
+
+    def elements(self, node: Any, path: str, names: Any) -> Iterable[tuple[Any, str]]:
         """(element, path) of the list ``node``."""
-        return ((element, path) for element in node)
+        return [(element, path) for element in node]
 
-    def entries(self, shape: Shape, node: Any, path: str, site: Site) -> Iterable[tuple[str, Any, str]]:
+    def entries(self, node: Any, path: str, names: Any) -> Iterable[tuple[str, Any, str]]:
         """(key, value, path) of the map ``node``."""
-        return ((key, value, path) for key, value in node.items())
+        return [(key, value, path) for key, value in node.items()]
 
     def leaf(self, shape: Shape, node: Any, path: str) -> Any:
         return node
 
-    # ------------------------------------------------ the target form
-
-    def put(self, out: dict, structure: Shape, name: str, value: Any) -> None:
-        """Place member ``name`` of ``structure`` in ``out``; absent members are left out."""
-        if value is not None:
-            out[name] = value
-
-    def list(self, items: list, site: Site) -> Any:
+    def list(self, items: list, names: Any) -> Any:
         return items
 
-    def map(self, entries: dict, site: Site) -> Any:
+    def map(self, entries: dict, names: Any) -> Any:
         return entries
 
 
