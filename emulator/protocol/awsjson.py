@@ -17,7 +17,7 @@ from .model import (
     service_model,
     unparsable,
 )
-from .shapes import Codec, blob_bytes, blob_text, walk
+from .shapes import Codec, blob_bytes, walk
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
 
@@ -97,9 +97,6 @@ class _Writer(Codec):
 
     def map(self, entries, names):
         return {k: v for k, v in entries.items() if v is not None}
-
-    def leaf(self, shape, node, path):
-        return blob_text(node) if shape.type_name == "blob" else node
 
 
 _READER = _Reader()

@@ -23,7 +23,7 @@ from emulator.errors import SqsError
 
 from . import awsquery
 from .model import operation_model
-from .shapes import Codec, blob_text, walk
+from .shapes import Codec, walk
 
 CONTENT_TYPE = "application/json"
 # Result members whose JSON name is not the model's member name.
@@ -60,9 +60,6 @@ class _Writer(Codec):
     def members(self, shape, node, path):
         return [(_NAMES.get((shape.name, name), name), member, node.get(name), path, None)
                 for name, member in shape.members.items()]
-
-    def leaf(self, shape, node, path):
-        return blob_text(node) if shape.type_name == "blob" else node
 
 
 _WRITER = _Writer()

@@ -5,7 +5,8 @@ params or writing an output into a response's tree. A ``Codec`` is what one
 protocol adds: what each member is called on either side, where a value's
 parts are, what each leaf becomes and how lists and maps are laid out. The
 defaults read the api layer's form (dicts keyed by member name, lists, Python
-scalars) and write the same, so a writer overrides only its leaves and names.
+scalars) and write JSON values (blobs in base64), so a writer overrides only
+what its format does differently.
 """
 
 import base64
@@ -69,7 +70,7 @@ class Codec:
         return [(key, value, path) for key, value in node.items()]
 
     def leaf(self, shape: Shape, node: Any, path: str) -> Any:
-        return node
+        return blob_text(node) if shape.type_name == "blob" else node
 
     def list(self, items: list, names: Any) -> Any:
         return items
