@@ -92,10 +92,10 @@ def _expect(ok: bool, value, path: str, reason: str) -> None:
 class _Writer(Codec):
     """Outputs to JSON values: absent members and null elements left out, blobs in base64."""
 
-    def list(self, items, names):
+    def as_list(self, items, names):
         return [x for x in items if x is not None]
 
-    def map(self, entries, names):
+    def as_map(self, entries, names):
         return {k: v for k, v in entries.items() if v is not None}
 
 

@@ -279,12 +279,12 @@ class _Writer(Codec):
                 out.append((qn.element_name(w, name), member, child, path, w))
         return out
 
-    def list(self, items, names):
+    def as_list(self, items, names):
         w = names or qn.Wire()
         items = [x for x in items if x is not None]
         return items if w.flattened else {w.list_member or "member": items}
 
-    def map(self, entries, names):
+    def as_map(self, entries, names):
         w = names or qn.Wire()
         k, v = w.key or "key", w.value or "value"
         pairs = [{k: key, v: value} for key, value in entries.items() if value is not None]

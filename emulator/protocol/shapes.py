@@ -38,10 +38,12 @@ def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = N
         return out
     if kind == "list":
         parts = codec.elements(node, path, names)
-        return codec.list([walk(codec, shape.member, child, child_path) for child, child_path in parts], names)
+        items = [walk(codec, shape.member, child, child_path) for child, child_path in parts]
+        return codec.as_list(items, names)
     if kind == "map":
         parts = codec.entries(node, path, names)
-        return codec.map({key: walk(codec, shape.value, child, child_path) for key, child, child_path in parts}, names)
+        entries = {key: walk(codec, shape.value, child, child_path) for key, child, child_path in parts}
+        return codec.as_map(entries, names)
     return codec.leaf(shape, node, path)
 
 
@@ -55,7 +57,7 @@ class Codec:
 
         A member need not be listed when it is absent, but must be, as None,
         when ``keep_absent``. The wire names are the codec's own; ``walk``
-        hands them to ``elements``, ``entries``, ``list`` and ``map``.
+        hands them to ``elements``, ``entries``, ``as_list`` and ``as_map``.
         """
         # A list, not a generator: this runs for every structure of every response.
         return [(name, member, child, path, None)
@@ -72,10 +74,10 @@ class Codec:
     def leaf(self, shape: Shape, node: Any, path: str) -> Any:
         return blob_text(node) if shape.type_name == "blob" else node
 
-    def list(self, items: list, names: Any) -> Any:
+    def as_list(self, items: list, names: Any) -> Any:
         return items
 
-    def map(self, entries: dict, names: Any) -> Any:
+    def as_map(self, entries: dict, names: Any) -> Any:
         return entries
 
 
