@@ -1,7 +1,7 @@
 """Wire formats of SQS: the query protocol and JSON 1.0. Knows no queues.
 
     detect(request)                                   -> 'json' | 'query' | 'query-json'
-    parse(protocol, request)                          -> (operation, params)   raises SqsError
+    parse(protocol, request)                          -> (operation, params)   raises SqsError on bad input
     serialize_result(protocol, operation, output, request_id) -> Response
     serialize_error(protocol, error, request_id)      -> Response
 
@@ -34,12 +34,9 @@ def detect(request: Request) -> str:
 
 
 def parse(protocol: str, request: Request) -> tuple[str, dict]:
-    try:
-        return _MODULES[protocol].parse(request)
-    except SqsError:
-        raise
-    except Exception as exc:  # a parser bug must still reach the client as an SQS error
-        raise SqsError("InvalidParameterValue", f"The request could not be parsed: {exc}") from exc
+    # Malformed input is an SqsError raised where it is found; anything else
+    # is a bug of ours and goes up to the app, which answers InternalFailure.
+    return _MODULES[protocol].parse(request)
 
 
 def serialize_result(protocol: str, operation: str, output: dict, request_id: str) -> Response:

@@ -4,16 +4,20 @@ Current boto3 speaks this. Member names are the model's; the only conversions
 are type checks and base64 for blobs.
 """
 
-import base64
-import binascii
 import json
 
-from botocore.model import Shape
 from werkzeug.wrappers import Request, Response
 
 from emulator.errors import SqsError
 
-from .model import check_required, invalid_value, operation_model, service_model
+from .model import (
+    check_required,
+    invalid_value,
+    operation_model,
+    service_model,
+    unparsable,
+)
+from .shapes import Codec, blob_bytes, walk
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
 
@@ -33,56 +37,70 @@ def parse(request: Request) -> tuple[str, dict]:
         body = json.loads(raw) if raw.strip() else {}
     except (ValueError, UnicodeDecodeError) as exc:
         raise SqsError("InvalidParameterValue", f"The request body is not valid JSON: {exc}") from None
+    except RecursionError as exc:  # nested deeper than the decoder goes
+        raise unparsable(exc) from None
     if not isinstance(body, dict):
         raise SqsError("InvalidParameterValue", "The request body must be a JSON object.")
     shape = op.input_shape
-    params = _structure(shape, body, "") if shape is not None else {}
+    params = walk(_READER, shape, body) if shape is not None else {}
     check_required(shape, params)
     return op.name, params
 
 
-def _structure(shape: Shape, value: dict, path: str) -> dict:
-    out = {}
-    for name, member in shape.members.items():
-        item = value.get(name)
-        if item is not None:  # null is absent; unknown keys are ignored
-            out[name] = _value(member, item, path + name)
-    return out
+class _Reader(Codec):
+    """JSON values to params: type checks, base64 blobs; null is absent, unknown keys are ignored."""
 
+    def members(self, shape, node, path):
+        _expect(isinstance(node, dict), node, path, "Must be an object.")
+        prefix = f"{path}." if path else ""
+        return [(name, member, child, prefix + name, None)
+                for name, member in shape.members.items() if (child := node.get(name)) is not None]
 
-def _value(shape: Shape, value, path: str):
-    kind = shape.type_name
-    if kind == "structure":
-        _expect(isinstance(value, dict), value, path, "Must be an object.")
-        return _structure(shape, value, path + ".")
-    if kind == "list":
-        _expect(isinstance(value, list), value, path, "Must be a list.")
-        return [_value(shape.member, x, f"{path}.{i}") for i, x in enumerate(value, 1) if x is not None]
-    if kind == "map":
-        _expect(isinstance(value, dict), value, path, "Must be an object.")
-        return {k: _value(shape.value, v, f"{path}.{k}") for k, v in value.items() if v is not None}
-    if kind in ("integer", "long"):
-        # bool is an int subclass in Python, but not in JSON.
-        _expect(isinstance(value, int) and not isinstance(value, bool), value, path, "Must be an integer.")
-        return value
-    if kind == "boolean":
-        _expect(isinstance(value, bool), value, path, "Must be a boolean.")
-        return value
-    if kind in ("float", "double"):
-        _expect(isinstance(value, (int, float)) and not isinstance(value, bool), value, path, "Must be a number.")
-        return float(value)
-    _expect(isinstance(value, str), value, path, "Must be a string.")
-    if kind == "blob":
-        try:
-            return base64.b64decode(value, validate=True)
-        except (binascii.Error, ValueError):
-            raise invalid_value(value, path, "Must be base64 encoded.") from None
-    return value
+    def elements(self, node, path, names):
+        _expect(isinstance(node, list), node, path, "Must be a list.")
+        return [(x, f"{path}.{i}") for i, x in enumerate(node, 1) if x is not None]
+
+    def entries(self, node, path, names):
+        _expect(isinstance(node, dict), node, path, "Must be an object.")
+        return [(k, v, f"{path}.{k}") for k, v in node.items() if v is not None]
+
+    def leaf(self, shape, node, path):
+        kind = shape.type_name
+        if kind in ("integer", "long"):
+            # bool is an int subclass in Python, but not in JSON.
+            _expect(isinstance(node, int) and not isinstance(node, bool), node, path, "Must be an integer.")
+            return node
+        if kind == "boolean":
+            _expect(isinstance(node, bool), node, path, "Must be a boolean.")
+            return node
+        if kind in ("float", "double"):
+            _expect(isinstance(node, (int, float)) and not isinstance(node, bool), node, path, "Must be a number.")
+            return float(node)
+        _expect(isinstance(node, str), node, path, "Must be a string.")
+        return blob_bytes(node, path) if kind == "blob" else node
 
 
 def _expect(ok: bool, value, path: str, reason: str) -> None:
     if not ok:
-        raise invalid_value(json.dumps(value), path, reason)
+        try:
+            shown = json.dumps(value)
+        except RecursionError as exc:  # a value nested as deep as the decoder allows
+            raise unparsable(exc) from None
+        raise invalid_value(shown, path, reason)
+
+
+class _Writer(Codec):
+    """Outputs to JSON values: absent members and null elements left out, blobs in base64."""
+
+    def as_list(self, items, names):
+        return [x for x in items if x is not None]
+
+    def as_map(self, entries, names):
+        return {k: v for k, v in entries.items() if v is not None}
+
+
+_READER = _Reader()
+_WRITER = _Writer()
 
 
 # ---------------------------------------------------------------- responses
@@ -90,7 +108,7 @@ def _expect(ok: bool, value, path: str, reason: str) -> None:
 
 def serialize_result(operation: str, output: dict, request_id: str) -> Response:
     shape = operation_model(operation).output_shape
-    body = _out_structure(shape, output or {}) if shape is not None else {}
+    body = walk(_WRITER, shape, output or {}) if shape is not None else {}
     return _json_response(body, 200, request_id)
 
 
@@ -107,24 +125,3 @@ def _json_response(body: dict, status: int, request_id: str) -> Response:
     # Raw UTF-8 like AWS, which also keeps large non-ASCII bodies from growing sixfold.
     text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
     return Response(text.encode("utf-8"), status=status, content_type=CONTENT_TYPE, headers={"x-amzn-RequestId": request_id})
-
-
-def _out_structure(shape: Shape, value: dict) -> dict:
-    return {
-        name: _out(member, value[name])
-        for name, member in shape.members.items()
-        if value.get(name) is not None
-    }
-
-
-def _out(shape: Shape, value):
-    kind = shape.type_name
-    if kind == "structure":
-        return _out_structure(shape, value)
-    if kind == "list":
-        return [_out(shape.member, x) for x in value if x is not None]
-    if kind == "map":
-        return {k: _out(shape.value, v) for k, v in value.items() if v is not None}
-    if kind == "blob":
-        return base64.b64encode(value.encode() if isinstance(value, str) else value).decode("ascii")
-    return value

@@ -6,8 +6,6 @@ QuerySerializer. Responses are built as dicts from the output shape and
 rendered by xmltodict, in the layout botocore's QueryParser reads.
 """
 
-import base64
-import binascii
 import re
 from urllib.parse import parse_qsl
 
@@ -18,7 +16,14 @@ from werkzeug.wrappers import Request, Response
 from emulator.errors import SqsError
 
 from . import query_names as qn
-from .model import XML_NAMESPACE, check_required, invalid_value, operation_model
+from .model import (
+    XML_NAMESPACE,
+    check_required,
+    invalid_value,
+    operation_model,
+    unparsable,
+)
+from .shapes import Codec, blob_bytes, blob_text, walk
 
 # The value of a tree node; the other keys of a node are the next dotted parts.
 _VALUE = None
@@ -85,7 +90,7 @@ def parse(request: Request) -> tuple[str, dict]:
     shape = op.input_shape
     if queue_endpoint and (shape is None or "QueueUrl" not in shape.members):
         raise SqsError("InvalidAction", f"The action {op.name} is not valid for this endpoint.")
-    params = _structure(shape, _tree(flat), "") if shape is not None else {}
+    params = walk(_READER, shape, _tree(flat)) if shape is not None else {}
     # The queue URL path names the queue when the body does not.
     if queue_endpoint and params.get("QueueUrl") is None:
         params["QueueUrl"] = request.host_url.rstrip("/") + request.path
@@ -93,41 +98,66 @@ def parse(request: Request) -> tuple[str, dict]:
     return op.name, params
 
 
-def _structure(shape: Shape, node: dict, path: str) -> dict:
-    out = {}
-    for name, member in shape.members.items():
-        w = qn.wire(shape.name, name)
-        value = _member(member, w, name, node, path)
-        if value is not None:
-            out[name] = value
-    return out
+class _Reader(Codec):
+    """The tree of dotted keys to params, under the query names of query_names.
+
+    A member list or map is found on its structure's node by ``members`` (in
+    the model's form or the forms other clients send) and handed on as its
+    node of indexes; a list or map inside another is in botocore's default
+    form (``.member.N``, ``.entry.N.key``).
+    """
+
+    def members(self, shape, node, path):
+        # A generator: each member is looked for only after the one before it
+        # is read, so the first bad member is the one reported.
+        prefix = f"{path}." if path else ""
+        for name, member in shape.members.items():
+            w = qn.wire(shape.name, name)
+            kind = member.type_name
+            if kind == "list":
+                child, child_path = _find_list(w, name, node, prefix)
+            elif kind == "map":
+                child, child_path = _find_map(w, name, node, prefix)
+            else:
+                own = qn.member_name(w, name)
+                child, child_path = node.get(own), prefix + own
+            if child is not None:
+                yield name, member, child, child_path, w
+
+    def elements(self, node, path, names):
+        if names is None:  # a list in a list: botocore's default form
+            node, path = node.get("member", {}), f"{path}.member"
+        return [(node[i], f"{path}.{i}") for i in _indexes(node)]
+
+    def entries(self, node, path, names):
+        # A generator, so entries are checked in order with their values.
+        if names is None:  # a map in a list or map: botocore's default form
+            node, path = node.get("entry", {}), f"{path}.entry"
+        w = names or qn.Wire()
+        key_name, value_name = w.key or "key", w.value or "value"
+        for i in _indexes(node):
+            entry = node[i]
+            prefix = f"{path}.{i}."
+            key_node = entry.get(key_name)
+            if key_node is None or key_node.get(_VALUE) is None:
+                raise SqsError("MissingParameter", f"The request must contain the parameter {prefix}{key_name}.")
+            value_node = entry.get(value_name)
+            if value_node is None:
+                raise SqsError("MissingParameter", f"The request must contain the parameter {prefix}{value_name}.")
+            yield key_node[_VALUE], value_node, prefix + value_name
+
+    def leaf(self, shape, node, path):
+        text = node.get(_VALUE)
+        return None if text is None else scalar(shape, text, path)
 
 
-def _member(shape: Shape, w: qn.Wire, name: str, node: dict, path: str):
+_READER = _Reader()
+
+
+def _find_list(w: qn.Wire, name: str, node: dict, prefix: str) -> tuple[dict | None, str]:
+    """A member list's node of indexes and its path, tried in the model's form first,
+    then the forms other clients send: AttributeName.1, AttributeNames.member.1, AttributeNames.1."""
     own = qn.member_name(w, name)
-    kind = shape.type_name
-    if kind == "list":
-        return _list_member(shape, w, name, node, path)
-    if kind == "map":
-        # The model's form first, then the member name (Tags.1.Key, Attributes.entry.1.key).
-        candidates = [(own, w.flattened), (name, True), (name, False)]
-        for key, flat in candidates:
-            entries = node.get(key)
-            if entries is not None and not flat:
-                key, entries = f"{key}.entry", entries.get("entry")
-            if entries is not None and _indexes(entries):
-                return _map(shape, w, entries, path + key)
-        return None
-    child = node.get(own)
-    if child is None:
-        return None
-    return _value(shape, child, path + own)
-
-
-def _list_member(shape: Shape, w: qn.Wire, name: str, node: dict, path: str):
-    own = qn.member_name(w, name)
-    # The model's form first, then the forms other clients send:
-    # AttributeName.1, AttributeNames.member.1, AttributeNames.1.
     candidates = []
     if w.flattened:
         candidates.append((qn.element_name(w, name), None))
@@ -141,48 +171,32 @@ def _list_member(shape: Shape, w: qn.Wire, name: str, node: dict, path: str):
         if items is not None and inner is not None:
             items = items.get(inner)
         if items is not None and _indexes(items):
-            prefix = f"{path}{key}." + (f"{inner}." if inner else "")
-            return [_value(shape.member, items[i], prefix + i) for i in _indexes(items)]
+            return items, f"{prefix}{key}" + (f".{inner}" if inner else "")
     # botocore sends an empty list as a bare "AttributeNames=".
     bare = node.get(own)
     if bare is not None and bare.get(_VALUE) == "":
-        return []
-    return None
+        return {}, prefix + own
+    return None, ""
+
+
+def _find_map(w: qn.Wire, name: str, node: dict, prefix: str) -> tuple[dict | None, str]:
+    """A member map's node of indexes and its path: the model's form first, then the
+    member name (Tags.1.Key, Attributes.entry.1.key)."""
+    own = qn.member_name(w, name)
+    for key, flat in [(own, w.flattened), (name, True), (name, False)]:
+        entries = node.get(key)
+        if entries is not None and not flat:
+            key, entries = f"{key}.entry", entries.get("entry")
+        if entries is not None and _indexes(entries):
+            return entries, prefix + key
+    return None, ""
 
 
 def _indexes(node: dict) -> list[str]:
-    return sorted((k for k in node if k is not _VALUE and k.isdigit()), key=int)
-
-
-def _map(shape: Shape, w: qn.Wire, entries: dict, path: str) -> dict:
-    key_name, value_name = w.key or "key", w.value or "value"
-    out = {}
-    for i in _indexes(entries):
-        entry = entries[i]
-        prefix = f"{path}.{i}."
-        key_node = entry.get(key_name)
-        if key_node is None or key_node.get(_VALUE) is None:
-            raise SqsError("MissingParameter", f"The request must contain the parameter {prefix}{key_name}.")
-        value_node = entry.get(value_name)
-        if value_node is None:
-            raise SqsError("MissingParameter", f"The request must contain the parameter {prefix}{value_name}.")
-        out[key_node[_VALUE]] = _value(shape.value, value_node, prefix + value_name)
-    return out
-
-
-def _value(shape: Shape, node: dict, path: str):
-    kind = shape.type_name
-    if kind == "structure":
-        return _structure(shape, node, path + ".")
-    if kind == "list":  # a list inside a list: botocore's non-flattened default
-        items = node.get("member", {})
-        return [_value(shape.member, items[i], f"{path}.member.{i}") for i in _indexes(items)]
-    if kind == "map":
-        return _map(shape, qn.Wire(), node.get("entry", {}), path + ".entry")
-    text = node.get(_VALUE)
-    if text is None:
-        return None
-    return scalar(shape, text, path)
+    try:
+        return sorted((k for k in node if k is not _VALUE and k.isdigit()), key=int)
+    except ValueError as exc:  # a digit int() refuses, such as "²"
+        raise unparsable(exc) from None
 
 
 def scalar(shape: Shape, text: str, path: str):
@@ -197,10 +211,7 @@ def scalar(shape: Shape, text: str, path: str):
             raise invalid_value(text, path, "Must be true or false.")
         return lowered == "true"
     if kind == "blob":
-        try:
-            return base64.b64decode(text, validate=True)
-        except (binascii.Error, ValueError):
-            raise invalid_value(text, path, "Must be base64 encoded.") from None
+        return blob_bytes(text, path)
     if kind in ("float", "double"):
         try:
             return float(text)
@@ -224,7 +235,7 @@ def serialize_result(operation: str, output: dict, request_id: str) -> Response:
     body: dict = {"@xmlns": XML_NAMESPACE}
     if op.output_shape is not None:
         # The old model wraps every output in <OperationResult>.
-        body[f"{operation}Result"] = _xml_structure(op.output_shape, output or {})
+        body[f"{operation}Result"] = walk(_WRITER, op.output_shape, output or {})
     body["ResponseMetadata"] = {"RequestId": request_id}
     return _xml_response({f"{operation}Response": body}, 200, request_id)
 
@@ -251,44 +262,41 @@ def serialize_error(error: SqsError, request_id: str) -> Response:
     return _xml_response(document, error.spec.status, request_id)
 
 
-def _xml_structure(shape: Shape, value: dict) -> dict:
-    out = {}
-    for name, member in shape.members.items():
-        item = value.get(name)
-        if item is None:
-            continue
-        w = qn.wire(shape.name, name)
-        own = qn.member_name(w, name)
-        kind = member.type_name
-        if kind == "list":
-            items = [_xml_value(member.member, x) for x in item if x is not None]
-            if w.flattened:
-                out[qn.element_name(w, name)] = items
-            else:
-                out[own] = {w.list_member or "member": items}
-        elif kind == "map":
-            k, v = w.key or "key", w.value or "value"
-            entries = [{k: key, v: _xml_value(member.value, x)} for key, x in item.items() if x is not None]
-            out[own] = entries if w.flattened else {"entry": entries}
-        else:
-            out[own] = _xml_value(member, item)
-    return out
+class _Writer(Codec):
+    """Outputs to xmltodict's tree, under the query names of query_names.
+
+    A flattened list repeats its element in the structure (``<Message>..</Message>``);
+    otherwise it is wrapped (``<QueueUrls><member>..``), and so are maps in
+    ``<entry>``. Leaves are text.
+    """
+
+    def members(self, shape, node, path):
+        out = []
+        for name, member in shape.members.items():
+            child = node.get(name)
+            if child is not None:
+                w = qn.wire(shape.name, name)
+                out.append((qn.element_name(w, name), member, child, path, w))
+        return out
+
+    def as_list(self, items, names):
+        w = names or qn.Wire()
+        items = [x for x in items if x is not None]
+        return items if w.flattened else {w.list_member or "member": items}
+
+    def as_map(self, entries, names):
+        w = names or qn.Wire()
+        k, v = w.key or "key", w.value or "value"
+        pairs = [{k: key, v: value} for key, value in entries.items() if value is not None]
+        return pairs if w.flattened else {"entry": pairs}
+
+    def leaf(self, shape, node, path):
+        kind = shape.type_name
+        if kind == "boolean":
+            return "true" if node else "false"
+        if kind == "blob":
+            return blob_text(node)
+        return str(node)
 
 
-def _xml_value(shape: Shape, value):
-    kind = shape.type_name
-    if kind == "structure":
-        return _xml_structure(shape, value)
-    if kind in ("list", "map"):  # nested collections: botocore's non-flattened defaults
-        return _xml_structure_of_one(shape, value)
-    if kind == "boolean":
-        return "true" if value else "false"
-    if kind == "blob":
-        return base64.b64encode(value.encode() if isinstance(value, str) else value).decode("ascii")
-    return str(value)
-
-
-def _xml_structure_of_one(shape: Shape, value):
-    if shape.type_name == "list":
-        return {"member": [_xml_value(shape.member, x) for x in value]}
-    return {"entry": [{"key": k, "value": _xml_value(shape.value, v)} for k, v in value.items()]}
+_WRITER = _Writer()

@@ -38,6 +38,11 @@ def invalid_value(value: object, param: str, reason: str) -> SqsError:
     return SqsError("InvalidParameterValue", f"Value {value} for parameter {param} is invalid. Reason: {reason}")
 
 
+def unparsable(exc: Exception) -> SqsError:
+    """Input a parser's library cannot take at all (nested too deep, digits int() refuses)."""
+    return SqsError("InvalidParameterValue", f"The request could not be parsed: {exc}")
+
+
 def check_required(shape: Shape | None, params: dict) -> None:
     """MissingParameter for the first absent required top-level member.
 

@@ -15,16 +15,15 @@ to SQS pattern of aws-samples/serverless-patterns (APIGateway-SQS-ReceiveMessage
 the ErrorResponse form).
 """
 
-import base64
 import json
 
-from botocore.model import Shape
 from werkzeug.wrappers import Response
 
 from emulator.errors import SqsError
 
 from . import awsquery
 from .model import operation_model
+from .shapes import Codec, walk
 
 CONTENT_TYPE = "application/json"
 # Result members whose JSON name is not the model's member name.
@@ -37,7 +36,7 @@ def serialize_result(operation: str, output: dict, request_id: str) -> Response:
     shape = operation_model(operation).output_shape
     body: dict = {}
     if shape is not None:
-        body[f"{operation}Result"] = _structure(shape, output or {})
+        body[f"{operation}Result"] = walk(_WRITER, shape, output or {})
     body["ResponseMetadata"] = {"RequestId": request_id}
     return _json_response({f"{operation}Response": body}, 200, request_id)
 
@@ -53,23 +52,14 @@ def _json_response(body: dict, status: int, request_id: str) -> Response:
                     headers={"x-amzn-RequestId": request_id})
 
 
-def _structure(shape: Shape, value: dict) -> dict:
-    return {
-        _NAMES.get((shape.name, name), name): _value(member, value.get(name))
-        for name, member in shape.members.items()
-    }
+class _Writer(Codec):
+    """Outputs to the XML document's tree as JSON: every member present, null when absent."""
+
+    keep_absent = True
+
+    def members(self, shape, node, path):
+        return [(_NAMES.get((shape.name, name), name), member, node.get(name), path, None)
+                for name, member in shape.members.items()]
 
 
-def _value(shape: Shape, value):
-    if value is None:
-        return None
-    kind = shape.type_name
-    if kind == "structure":
-        return _structure(shape, value)
-    if kind == "list":
-        return [_value(shape.member, x) for x in value]
-    if kind == "map":
-        return {k: _value(shape.value, v) for k, v in value.items()}
-    if kind == "blob":
-        return base64.b64encode(value.encode() if isinstance(value, str) else value).decode("ascii")
-    return value
+_WRITER = _Writer()

@@ -1,0 +1,84 @@
+"""A bug of ours while parsing is a 500 InternalFailure with its traceback in the log,
+never a 400 that blames the client. Through a real HTTP request to the app."""
+
+import http.client
+import json
+import logging
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from emulator.protocol import awsjson, awsquery
+
+from .recorded import new_app
+
+QUEUE_PATH = "/000000000000/q1"
+
+
+@pytest.fixture
+def port():
+    """The app on a werkzeug server on 127.0.0.1, on a thread of this process."""
+    app = new_app()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield server.server_port
+    server.shutdown()
+    thread.join()
+    server.server_close()
+    app.broker.close()
+
+
+def _post(port: int, path: str, body: str, headers: dict) -> tuple[int, dict, str]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("POST", path, body=body.encode(), headers=headers)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode()
+    finally:
+        connection.close()
+
+
+def _broken_walk(*args, **kwargs):
+    raise RuntimeError("a bug in the shape walker")
+
+
+def _assert_logged(caplog) -> None:
+    (record,) = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert record.exc_info is not None and record.exc_info[0] is RuntimeError
+    assert "a bug in the shape walker" in caplog.text and "Traceback" in caplog.text
+    assert "_broken_walk" in caplog.text  # the traceback reaches the failing frame
+
+
+def test_json_parser_bug_is_internal_failure(port, monkeypatch, caplog):
+    monkeypatch.setattr(awsjson, "walk", _broken_walk)
+    headers = {"X-Amz-Target": "AmazonSQS.ListQueues", "Content-Type": awsjson.CONTENT_TYPE}
+    with caplog.at_level(logging.ERROR):
+        status, response_headers, body = _post(port, "/", "{}", headers)
+    assert status == 500
+    assert json.loads(body)["__type"] == "com.amazonaws.sqs#InternalFailure"
+    assert response_headers["x-amzn-query-error"] == "InternalFailure;Receiver"
+    _assert_logged(caplog)
+
+
+def test_query_parser_bug_is_internal_failure(port, monkeypatch, caplog):
+    monkeypatch.setattr(awsquery, "walk", _broken_walk)
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    with caplog.at_level(logging.ERROR):
+        status, _, body = _post(port, QUEUE_PATH, "Action=ReceiveMessage&MaxNumberOfMessages=1", headers)
+    assert status == 500
+    assert "<Type>Receiver</Type><Code>InternalFailure</Code>" in body
+    _assert_logged(caplog)
+
+
+def test_client_garbage_is_still_the_clients(port, caplog):
+    """The same requests, the parser intact but the input malformed: 400, nothing logged."""
+    headers = {"X-Amz-Target": "AmazonSQS.ListQueues", "Content-Type": awsjson.CONTENT_TYPE}
+    with caplog.at_level(logging.ERROR):
+        status, response_headers, _ = _post(port, "/", '{"MaxResults": "ten"}', headers)
+        assert (status, response_headers["x-amzn-query-error"]) == (400, "InvalidParameterValue;Sender")
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        status, _, body = _post(port, QUEUE_PATH, "Action=ReceiveMessage&MaxNumberOfMessages=x", form)
+        assert status == 400 and "<Code>InvalidParameterValue</Code>" in body
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

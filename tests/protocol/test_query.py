@@ -1,0 +1,100 @@
+"""The query protocol: the tree of dotted keys in (in every form clients send), XML out."""
+
+from emulator import protocol
+from emulator.errors import SqsError, queue_does_not_exist
+
+from .support import (
+    QURL,
+    RID,
+    parse_error,
+    parse_response,
+    query_request,
+    raw_request,
+    roundtrip,
+)
+
+
+def test_query_queue_url_from_path(query_model):
+    req = query_request(query_model, "DeleteMessage", {"ReceiptHandle": "r"}, path="/000000000000/q1")
+    assert roundtrip(req) == ("query", ("DeleteMessage", {"ReceiptHandle": "r", "QueueUrl": QURL}))
+
+
+def test_query_empty_list_and_variants():
+    # botocore sends an empty list as a bare key.
+    req = raw_request(data={"Action": "GetQueueAttributes", "QueueUrl": QURL, "AttributeNames": ""})
+    assert roundtrip(req)[1][1]["AttributeNames"] == []
+    for style in ("AttributeNames.member.{}", "AttributeNames.{}", "AttributeName.{}"):
+        data = {"Action": "GetQueueAttributes", "QueueUrl": QURL,
+                style.format(2): "Policy", style.format(1): "All"}
+        assert roundtrip(raw_request(data=data))[1][1]["AttributeNames"] == ["All", "Policy"]
+
+
+def test_query_get_with_query_string_and_auth_keys_ignored():
+    req = raw_request(
+        path="/000000000000/q1",
+        method="GET",
+        query_string={"Action": "ReceiveMessage", "Version": "2012-11-05", "MaxNumberOfMessages": "3",
+                      "X-Amz-Signature": "x", "AWSAccessKeyId": "k", "SignatureVersion": "2"},
+    )
+    assert roundtrip(req) == ("query", ("ReceiveMessage", {"QueueUrl": QURL, "MaxNumberOfMessages": 3}))
+
+
+def test_no_action_is_an_sqsparse_error():
+    assert parse_error(raw_request(method="GET")).name == "MissingParameter"
+    assert parse_error(raw_request(data=b"not a form \xff")).name in ("MissingParameter", "MalformedQueryString")
+
+
+def test_query_bad_int_and_bool_and_blob():
+    err = parse_error(raw_request(data={"Action": "ReceiveMessage", "QueueUrl": QURL, "MaxNumberOfMessages": "abc"}))
+    assert err.name == "InvalidParameterValue"
+    assert err.message.startswith("Value abc for parameter MaxNumberOfMessages is invalid. Reason: ")
+    err = parse_error(raw_request(data={"Action": "SendMessage", "QueueUrl": QURL, "MessageBody": "x",
+                                   "MessageAttribute.1.Name": "b",
+                                   "MessageAttribute.1.Value.DataType": "Binary",
+                                   "MessageAttribute.1.Value.BinaryValue": "!!notbase64"}))
+    assert err.name == "InvalidParameterValue"
+    assert "MessageAttribute.1.Value.BinaryValue" in err.message
+
+
+def test_query_xml_layout():
+    out = {"Messages": [{"MessageId": "m", "MessageAttributes": {"x": {"DataType": "String", "StringValue": "v"}}}]}
+    text = protocol.serialize_result("query", "ReceiveMessage", out, RID).get_data(as_text=True)
+    assert '<ReceiveMessageResponse xmlns="http://queue.amazonaws.com/doc/2012-11-05/">' in text
+    assert ("<ReceiveMessageResult><Message><MessageId>m</MessageId><MessageAttribute><Name>x</Name>"
+            "<Value><StringValue>v</StringValue><DataType>String</DataType></Value></MessageAttribute>") in text
+
+
+def test_query_errors(query_model):
+    response = protocol.serialize_error("query", queue_does_not_exist(), RID)
+    assert response.status_code == 400 and response.content_type == "text/xml"
+    assert "<Detail/>" in response.get_data(as_text=True)
+    parsed = parse_response(query_model, "query", "GetQueueUrl", response)
+    assert parsed["Error"] == {
+        "Type": "Sender",
+        "Code": "AWS.SimpleQueueService.NonExistentQueue",
+        "Message": "The specified queue does not exist for this wsdl version.",
+        "Detail": None,
+    }
+    assert parsed["ResponseMetadata"]["RequestId"] == RID
+
+    response = protocol.serialize_error("query", SqsError("InternalFailure", "boom"), RID)
+    parsed = parse_response(query_model, "query", "GetQueueUrl", response)
+    assert response.status_code == 500
+    assert (parsed["Error"]["Type"], parsed["Error"]["Code"]) == ("Receiver", "InternalFailure")
+
+
+def test_query_body_after_server_read_form_and_large_body():
+    req = raw_request(path="/000000000000/q1", data={"Action": "SendMessage", "MessageBody": "a+b c"})
+    assert req.form["Action"] == "SendMessage"  # the server layer looked first
+    assert roundtrip(req)[1] == ("SendMessage", {"MessageBody": "a+b c", "QueueUrl": QURL})
+    # Over werkzeug's 500 kB form limit, under SQS's 1 MiB message limit.
+    big = "x" * 1_048_576
+    req = raw_request(data={"Action": "SendMessage", "QueueUrl": QURL, "MessageBody": big})
+    assert roundtrip(req)[1][1]["MessageBody"] == big
+
+
+def test_query_index_int_refuses_is_the_clients():
+    # "²" is a digit to str.isdigit() but not to int().
+    err = parse_error(raw_request(data={"Action": "CreateQueue", "QueueName": "q", "Attribute.².Name": "x"}))
+    assert (err.name, err.message) == (
+        "InvalidParameterValue", "The request could not be parsed: invalid literal for int() with base 10: '²'")
