@@ -251,12 +251,14 @@ def arn_of(client, url: str) -> str:
 def counts(client, url: str) -> tuple[int, int, int]:
     """(visible, in flight, delayed) from the Approximate* attributes."""
     a = queue_attrs(
-        client, url,
-        "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed",
+        client,
+        url,
+        "ApproximateNumberOfMessages",
+        "ApproximateNumberOfMessagesNotVisible",
+        "ApproximateNumberOfMessagesDelayed",
     )
     return (
         int(a["ApproximateNumberOfMessages"]),
         int(a["ApproximateNumberOfMessagesNotVisible"]),
         int(a["ApproximateNumberOfMessagesDelayed"]),
     )
-

@@ -27,8 +27,9 @@ class Emulator:
         self.port = free_port()
 
     def start(self, *extra: str) -> "Emulator":
-        self.server = start_emulator(self.clock, "persistent", "--data-dir", self.data_dir, *self.options, *extra,
-                                     port=self.port)
+        self.server = start_emulator(
+            self.clock, "persistent", "--data-dir", self.data_dir, *self.options, *extra, port=self.port
+        )
         self.client = sqs_client(self.server.url)
         return self
 
@@ -63,5 +64,11 @@ class Emulator:
 
 def refused_start(*options: str) -> subprocess.CompletedProcess:
     """Run an emulator that is expected to refuse to start; its exit and output."""
-    return subprocess.run([PYTHON, "-m", "emulator", "--port", "0", *options], cwd=REPO_ROOT, capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [PYTHON, "-m", "emulator", "--port", "0", *options],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )

@@ -53,13 +53,31 @@ class Server:
 
 def start_emulator(clock: str, name: str = "emulator", *options: str, port: int | None = None) -> Server:
     log_level = "debug" if LOG_DIR else "warning"
-    return _start(name, lambda port: ["-m", "emulator", "--host", "127.0.0.1", "--port", str(port),
-                                      "--clock", clock, "--log-level", log_level, *options], port=port)
+    return _start(
+        name,
+        lambda port: [
+            "-m",
+            "emulator",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--clock",
+            clock,
+            "--log-level",
+            log_level,
+            *options,
+        ],
+        port=port,
+    )
 
 
 def start_moto(name: str = "moto") -> Server:
-    return _start(name, lambda port: ["-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-                  {"MOTO_ACCOUNT_ID": "000000000000"})
+    return _start(
+        name,
+        lambda port: ["-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        {"MOTO_ACCOUNT_ID": "000000000000"},
+    )
 
 
 def _start(name: str, arguments, env_extra: dict | None = None, port: int | None = None) -> Server:
@@ -67,17 +85,27 @@ def _start(name: str, arguments, env_extra: dict | None = None, port: int | None
     if LOG_DIR:
         os.makedirs(LOG_DIR, exist_ok=True)
     with tempfile.NamedTemporaryFile(prefix=f"sqs-{name}-", suffix=".log", dir=LOG_DIR, delete=False) as log:
-        process = subprocess.Popen([PYTHON, *arguments(port)], cwd=REPO_ROOT, env={**os.environ, **(env_extra or {})},
-                                   stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [PYTHON, *arguments(port)],
+            cwd=REPO_ROOT,
+            env={**os.environ, **(env_extra or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
     log_path = Path(log.name)
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"{name} exited with {process.returncode}:\n{log_path.read_text(errors='replace')[-4000:]}")
+            raise RuntimeError(
+                f"{name} exited with {process.returncode}:\n{log_path.read_text(errors='replace')[-4000:]}"
+            )
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return Server(f"http://127.0.0.1:{port}", process, log_path)
         except OSError:
             time.sleep(0.05)
     stop(process)
-    raise RuntimeError(f"{name} not listening on port {port} after {START_TIMEOUT}s:\n{log_path.read_text(errors='replace')[-4000:]}")
+    raise RuntimeError(
+        f"{name} not listening on port {port} after {START_TIMEOUT}s:\n{log_path.read_text(errors='replace')[-4000:]}"
+    )

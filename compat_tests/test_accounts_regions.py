@@ -52,7 +52,10 @@ def test_get_queue_url_with_owner_account(sqs, make_client, queue_factory):
 
 def test_get_queue_url_owner_account_without_queue(sqs):
     expect_error(
-        sqs, sqs.get_queue_url, QueueName=unique_name("missing"), QueueOwnerAWSAccountId=OTHER_ACCOUNT,
+        sqs,
+        sqs.get_queue_url,
+        QueueName=unique_name("missing"),
+        QueueOwnerAWSAccountId=OTHER_ACCOUNT,
         **QUEUE_DOES_NOT_EXIST,
     )
 

@@ -66,11 +66,16 @@ def test_reset_and_moto_reset_delete_every_queue(own_server):
 def test_queues_list_counts_and_totals_of_standard_and_fifo_queues(endpoint, sqs, queue_factory, advance):
     dlq = queue_factory()
     dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-    url = queue_factory(attributes={"RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn,
-                                                                  "maxReceiveCount": 1}),
-                                    "VisibilityTimeout": 30})
-    fifo = queue_factory(name=f"admin-{dlq.rsplit('-', 1)[1]}.fifo",
-                         attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"})
+    url = queue_factory(
+        attributes={
+            "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1}),
+            "VisibilityTimeout": 30,
+        }
+    )
+    fifo = queue_factory(
+        name=f"admin-{dlq.rsplit('-', 1)[1]}.fifo",
+        attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
+    )
     for body in ("a", "b", "c"):
         sqs.send_message(QueueUrl=url, MessageBody=body)
     sqs.send_message(QueueUrl=url, MessageBody="later", DelaySeconds=60)
@@ -84,7 +89,11 @@ def test_queues_list_counts_and_totals_of_standard_and_fifo_queues(endpoint, sqs
 
     view = queue_view(endpoint, url)
     assert (view["name"], view["type"], view["account"], view["region"]) == (
-        url.rsplit("/", 1)[1], "standard", "000000000000", "us-east-1")
+        url.rsplit("/", 1)[1],
+        "standard",
+        "000000000000",
+        "us-east-1",
+    )
     assert (view["visible"], view["inflight"], view["delayed"]) == counts(sqs, url)
     totals = view["totals"]
     assert totals["sent"] == 4 and totals["deleted"] == 1 and totals["dead_lettered"] == 1
@@ -96,8 +105,11 @@ def test_queues_list_counts_and_totals_of_standard_and_fifo_queues(endpoint, sqs
 
 
 def test_peek_shows_every_state_and_changes_nothing(endpoint, sqs, queue):
-    sqs.send_message(QueueUrl=queue, MessageBody="visible",
-                     MessageAttributes={"bin": {"DataType": "Binary", "BinaryValue": b"\x00\x01"}})
+    sqs.send_message(
+        QueueUrl=queue,
+        MessageBody="visible",
+        MessageAttributes={"bin": {"DataType": "Binary", "BinaryValue": b"\x00\x01"}},
+    )
     sqs.send_message(QueueUrl=queue, MessageBody="taken")
     sqs.send_message(QueueUrl=queue, MessageBody="delayed", DelaySeconds=30)
     taken = receive_one(sqs, queue)  # the oldest: "visible"
@@ -105,8 +117,11 @@ def test_peek_shows_every_state_and_changes_nothing(endpoint, sqs, queue):
     status, page = call(endpoint, "GET", f"/_emulator/messages?queue={queue}&state=all")
     assert status == 200 and page["next"] is None
     by_body = {m["body"]: m for m in page["messages"]}
-    assert {b: m["state"] for b, m in by_body.items()} == {"visible": "inflight", "taken": "visible",
-                                                          "delayed": "delayed"}
+    assert {b: m["state"] for b, m in by_body.items()} == {
+        "visible": "inflight",
+        "taken": "visible",
+        "delayed": "delayed",
+    }
     assert by_body["visible"]["id"] == taken["MessageId"] and by_body["visible"]["receive_count"] == 1
     assert base64.b64decode(by_body["visible"]["attributes"]["bin"]["BinaryValue"]) == b"\x00\x01"
     assert by_body["delayed"]["visible_at"] > by_body["delayed"]["sent_at"]
@@ -206,22 +221,25 @@ def test_seeded_faults_are_reproducible(own_server):
     assert outcomes[0] == outcomes[1] and len(outcomes[0]) > 20  # some duplicates, the same ones
 
 
-@pytest.mark.parametrize("method, path, body, status, words", [
-    ("GET", "/_emulator/messages", None, 400, "name a queue"),
-    ("GET", "/_emulator/messages?queue=no-such-queue", None, 404, "no queue no-such-queue"),
-    ("GET", "/_emulator/messages?queue=QUEUE&state=lost", None, 400, "state must be one of"),
-    ("GET", "/_emulator/messages?queue=QUEUE&limit=0", None, 400, "limit must be from 1"),
-    ("GET", "/_emulator/messages?queue=QUEUE&limit=ten", None, 400, "limit must be a number"),
-    ("POST", "/_emulator/clock/advance", {"seconds": -1}, 400, "seconds must be from 0"),
-    ("POST", "/_emulator/clock/advance", {"seconds": "soon"}, 400, "seconds must be a number"),
-    ("POST", "/_emulator/clock/set", {"time": "next tuesday"}, 400, "ISO 8601"),
-    ("PUT", "/_emulator/faults", {"queue": "QUEUE", "duplicate_delivery": 2}, 400, "is a probability"),
-    ("PUT", "/_emulator/faults", {"queue": "QUEUE", "explode": 1}, 400, "unknown fault 'explode'"),
-    ("PUT", "/_emulator/faults", {"queue": "QUEUE", "seed": "x"}, 400, "seed must be an integer"),
-    ("PUT", "/_emulator/faults", [1, 2], 400, "must be a JSON object"),
-    ("GET", "/_emulator/nothing-here", None, 404, "no admin route"),
-    ("DELETE", "/_emulator/health", None, 405, "not allowed"),
-])
+@pytest.mark.parametrize(
+    "method, path, body, status, words",
+    [
+        ("GET", "/_emulator/messages", None, 400, "name a queue"),
+        ("GET", "/_emulator/messages?queue=no-such-queue", None, 404, "no queue no-such-queue"),
+        ("GET", "/_emulator/messages?queue=QUEUE&state=lost", None, 400, "state must be one of"),
+        ("GET", "/_emulator/messages?queue=QUEUE&limit=0", None, 400, "limit must be from 1"),
+        ("GET", "/_emulator/messages?queue=QUEUE&limit=ten", None, 400, "limit must be a number"),
+        ("POST", "/_emulator/clock/advance", {"seconds": -1}, 400, "seconds must be from 0"),
+        ("POST", "/_emulator/clock/advance", {"seconds": "soon"}, 400, "seconds must be a number"),
+        ("POST", "/_emulator/clock/set", {"time": "next tuesday"}, 400, "ISO 8601"),
+        ("PUT", "/_emulator/faults", {"queue": "QUEUE", "duplicate_delivery": 2}, 400, "is a probability"),
+        ("PUT", "/_emulator/faults", {"queue": "QUEUE", "explode": 1}, 400, "unknown fault 'explode'"),
+        ("PUT", "/_emulator/faults", {"queue": "QUEUE", "seed": "x"}, 400, "seed must be an integer"),
+        ("PUT", "/_emulator/faults", [1, 2], 400, "must be a JSON object"),
+        ("GET", "/_emulator/nothing-here", None, 404, "no admin route"),
+        ("DELETE", "/_emulator/health", None, 405, "not allowed"),
+    ],
+)
 def test_bad_admin_input_is_a_json_4xx(endpoint, queue, method, path, body, status, words):
     if isinstance(body, dict):
         body = {key: queue if value == "QUEUE" else value for key, value in body.items()}
@@ -244,15 +262,24 @@ def test_metrics_parse_as_prometheus_text(endpoint, sqs, queue):
         assert response.headers.get_content_type() == "text/plain"
         text = response.read().decode()
     families = {family.name: family for family in text_string_to_metric_families(text)}
-    requests = {(s.labels["operation"], s.labels["outcome"]): s.value for s in families["sqs_requests"].samples
-                if s.name == "sqs_requests_total"}
+    requests = {
+        (s.labels["operation"], s.labels["outcome"]): s.value
+        for s in families["sqs_requests"].samples
+        if s.name == "sqs_requests_total"
+    }
     assert requests[("SendMessage", "ok")] >= 1 and requests[("GetQueueUrl", "QueueDoesNotExist")] >= 1
-    latency = [s for s in families["sqs_request_duration_seconds"].samples
-               if s.name.endswith("_count") and s.labels["operation"] == "SendMessage"]
+    latency = [
+        s
+        for s in families["sqs_request_duration_seconds"].samples
+        if s.name.endswith("_count") and s.labels["operation"] == "SendMessage"
+    ]
     assert latency and latency[0].value >= 1
     name = queue.rsplit("/", 1)[1]
     depth = {s.labels["state"]: s.value for s in families["sqs_queue_messages"].samples if s.labels["queue"] == name}
     assert depth == {"visible": 1, "inflight": 0, "delayed": 0}
-    sent = [s.value for s in families["sqs_queue_events"].samples
-            if s.labels["queue"] == name and s.labels["event"] == "sent"]
+    sent = [
+        s.value
+        for s in families["sqs_queue_events"].samples
+        if s.labels["queue"] == name and s.labels["event"] == "sent"
+    ]
     assert sent == [1]

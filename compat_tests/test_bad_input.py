@@ -15,8 +15,13 @@ ONE_MIB = 1048576
 )
 def test_invalid_characters_in_body(sqs, queue, body):
     expect_error(
-        sqs, sqs.send_message, QueueUrl=queue, MessageBody=body,
-        code="InvalidMessageContents", status=400, shape="InvalidMessageContents",
+        sqs,
+        sqs.send_message,
+        QueueUrl=queue,
+        MessageBody=body,
+        code="InvalidMessageContents",
+        status=400,
+        shape="InvalidMessageContents",
     )
     assert counts(sqs, queue) == (0, 0, 0)
 
@@ -34,8 +39,12 @@ def test_body_of_exactly_one_mib_is_accepted(sqs, queue):
 
 def test_body_over_one_mib(sqs, queue):
     expect_error(
-        sqs, sqs.send_message, QueueUrl=queue, MessageBody="x" * (ONE_MIB + 1),
-        message_contains="Message must be shorter than 1048576 bytes", **INVALID_PARAMETER,
+        sqs,
+        sqs.send_message,
+        QueueUrl=queue,
+        MessageBody="x" * (ONE_MIB + 1),
+        message_contains="Message must be shorter than 1048576 bytes",
+        **INVALID_PARAMETER,
     )
 
 
@@ -47,7 +56,11 @@ def test_multibyte_body_size_counts_bytes(sqs, queue):
 def test_attributes_count_toward_size_limit(sqs, queue):
     attrs = {"abcdefghij": {"DataType": "String", "StringValue": "x"}}  # 10 + 6 + 1 bytes
     expect_error(
-        sqs, sqs.send_message, QueueUrl=queue, MessageBody="x" * (ONE_MIB - 10), MessageAttributes=attrs,
+        sqs,
+        sqs.send_message,
+        QueueUrl=queue,
+        MessageBody="x" * (ONE_MIB - 10),
+        MessageAttributes=attrs,
         **INVALID_PARAMETER,
     )
 
@@ -56,8 +69,12 @@ def test_queue_maximum_message_size_is_enforced(sqs, queue_factory):
     url = queue_factory(attributes={"MaximumMessageSize": 1024})
     sqs.send_message(QueueUrl=url, MessageBody="x" * 1024)
     expect_error(
-        sqs, sqs.send_message, QueueUrl=url, MessageBody="x" * 1025,
-        message_contains="Message must be shorter than 1024 bytes", **INVALID_PARAMETER,
+        sqs,
+        sqs.send_message,
+        QueueUrl=url,
+        MessageBody="x" * 1025,
+        message_contains="Message must be shorter than 1024 bytes",
+        **INVALID_PARAMETER,
     )
 
 
@@ -78,13 +95,44 @@ def test_more_than_ten_attributes(sqs, queue):
 
 @pytest.mark.parametrize(
     "name",
-    ["AWS.reserved", "aws.lower", "aWs.mixed", "Amazon.reserved", "AMAZON.upper", ".leading", "trailing.",
-     "two..dots", "has space", "star*", "x" * 257,
-     # The characters AWS was recorded rejecting (LocalStack's AWS-validated
-     # test_send_message_with_invalid_string_attributes).
-     "Invalid-!-attr", 'Invalid-"-attr', "Invalid-§-attr", "Invalid-(-attr", "Invalid-?-attr"],
-    ids=["AWS.", "aws.", "aWs.", "Amazon.", "AMAZON.", "leading-dot", "trailing-dot", "double-dot", "space", "star",
-         "257", "bang", "quote", "section-sign", "paren", "question-mark"],
+    [
+        "AWS.reserved",
+        "aws.lower",
+        "aWs.mixed",
+        "Amazon.reserved",
+        "AMAZON.upper",
+        ".leading",
+        "trailing.",
+        "two..dots",
+        "has space",
+        "star*",
+        "x" * 257,
+        # The characters AWS was recorded rejecting (LocalStack's AWS-validated
+        # test_send_message_with_invalid_string_attributes).
+        "Invalid-!-attr",
+        'Invalid-"-attr',
+        "Invalid-§-attr",
+        "Invalid-(-attr",
+        "Invalid-?-attr",
+    ],
+    ids=[
+        "AWS.",
+        "aws.",
+        "aWs.",
+        "Amazon.",
+        "AMAZON.",
+        "leading-dot",
+        "trailing-dot",
+        "double-dot",
+        "space",
+        "star",
+        "257",
+        "bang",
+        "quote",
+        "section-sign",
+        "paren",
+        "question-mark",
+    ],
 )
 def test_invalid_attribute_name(sqs, queue, name):
     attrs = {name: {"DataType": "String", "StringValue": "v"}}
@@ -102,7 +150,11 @@ def test_valid_attribute_names(sqs, queue):
 def test_invalid_data_type(sqs_unchecked, queue, data_type):
     attrs = {"a": {"DataType": data_type, "StringValue": "1"}}
     expect_error(
-        sqs_unchecked, sqs_unchecked.send_message, QueueUrl=queue, MessageBody="m", MessageAttributes=attrs,
+        sqs_unchecked,
+        sqs_unchecked.send_message,
+        QueueUrl=queue,
+        MessageBody="m",
+        MessageAttributes=attrs,
         **INVALID_PARAMETER,
     )
 

@@ -69,8 +69,13 @@ def test_send_message_batch_partial_failure(sqs, queue_factory):
 def test_empty_batch(sqs_unchecked, queue, op):
     sqs = sqs_unchecked
     expect_error(
-        sqs, getattr(sqs, op), QueueUrl=queue, Entries=[],
-        code="AWS.SimpleQueueService.EmptyBatchRequest", status=400, shape="EmptyBatchRequest",
+        sqs,
+        getattr(sqs, op),
+        QueueUrl=queue,
+        Entries=[],
+        code="AWS.SimpleQueueService.EmptyBatchRequest",
+        status=400,
+        shape="EmptyBatchRequest",
     )
 
 
@@ -78,8 +83,13 @@ def test_empty_batch(sqs_unchecked, queue, op):
 def test_too_many_entries(sqs_unchecked, queue, op):
     sqs = sqs_unchecked
     expect_error(
-        sqs, getattr(sqs, op), QueueUrl=queue, Entries=[_entry(op, i) for i in range(11)],
-        code="AWS.SimpleQueueService.TooManyEntriesInBatchRequest", status=400, shape="TooManyEntriesInBatchRequest",
+        sqs,
+        getattr(sqs, op),
+        QueueUrl=queue,
+        Entries=[_entry(op, i) for i in range(11)],
+        code="AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
+        status=400,
+        shape="TooManyEntriesInBatchRequest",
         message_contains="Maximum number of entries per request are 10. You have sent 11.",
     )
     if op == "send_message_batch":
@@ -89,20 +99,32 @@ def test_too_many_entries(sqs_unchecked, queue, op):
 @pytest.mark.parametrize("op", BATCH_OPS)
 def test_entry_ids_not_distinct(sqs, queue, op):
     expect_error(
-        sqs, getattr(sqs, op), QueueUrl=queue, Entries=[_entry(op, 0, "same"), _entry(op, 1, "same")],
-        code="AWS.SimpleQueueService.BatchEntryIdsNotDistinct", status=400, shape="BatchEntryIdsNotDistinct",
+        sqs,
+        getattr(sqs, op),
+        QueueUrl=queue,
+        Entries=[_entry(op, 0, "same"), _entry(op, 1, "same")],
+        code="AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
+        status=400,
+        shape="BatchEntryIdsNotDistinct",
     )
     if op == "send_message_batch":
         assert counts(sqs, queue) == (0, 0, 0)
 
 
-@pytest.mark.parametrize("bad_id", ["has space", "dot.id", "x" * 81, "", "ünï"], ids=["space", "dot", "81", "empty", "unicode"])
+@pytest.mark.parametrize(
+    "bad_id", ["has space", "dot.id", "x" * 81, "", "ünï"], ids=["space", "dot", "81", "empty", "unicode"]
+)
 @pytest.mark.parametrize("op", BATCH_OPS)
 def test_invalid_batch_entry_id(sqs_unchecked, queue, op, bad_id):
     sqs = sqs_unchecked
     expect_error(
-        sqs, getattr(sqs, op), QueueUrl=queue, Entries=[_entry(op, 0, "good"), _entry(op, 1, bad_id)],
-        code="AWS.SimpleQueueService.InvalidBatchEntryId", status=400, shape="InvalidBatchEntryId",
+        sqs,
+        getattr(sqs, op),
+        QueueUrl=queue,
+        Entries=[_entry(op, 0, "good"), _entry(op, 1, bad_id)],
+        code="AWS.SimpleQueueService.InvalidBatchEntryId",
+        status=400,
+        shape="InvalidBatchEntryId",
     )
 
 
@@ -115,8 +137,13 @@ def test_valid_batch_entry_ids(sqs, queue):
 def test_batch_request_too_long(sqs, queue):
     entries = [{"Id": f"e{i}", "MessageBody": "x" * 600_000} for i in range(2)]
     expect_error(
-        sqs, sqs.send_message_batch, QueueUrl=queue, Entries=entries,
-        code="AWS.SimpleQueueService.BatchRequestTooLong", status=400, shape="BatchRequestTooLong",
+        sqs,
+        sqs.send_message_batch,
+        QueueUrl=queue,
+        Entries=entries,
+        code="AWS.SimpleQueueService.BatchRequestTooLong",
+        status=400,
+        shape="BatchRequestTooLong",
         message_contains="1200000",
     )
     assert counts(sqs, queue) == (0, 0, 0)
@@ -170,9 +197,7 @@ def test_change_message_visibility_batch(sqs, queue, advance):
     )
     assert resp["ResponseMetadata"]["HTTPStatusCode"] == 200
     assert sorted(e["Id"] for e in resp["Successful"]) == ["later", "now"]
-    assert [(f["Id"], f["Code"], f["SenderFault"]) for f in resp["Failed"]] == [
-        ("bad", "ReceiptHandleIsInvalid", True)
-    ]
+    assert [(f["Id"], f["Code"], f["SenderFault"]) for f in resp["Failed"]] == [("bad", "ReceiptHandleIsInvalid", True)]
     assert [m["Body"] for m in receive(sqs, queue, MaxNumberOfMessages=10, VisibilityTimeout=200)] == ["m0"]
     advance(60)  # past the queue default (30 s), not past the new 100 s
     assert receive(sqs, queue) == []

@@ -59,8 +59,12 @@ def test_environment_configures_the_server_and_a_signal_stops_it_cleanly(sig):
         assert banner[1].endswith(f"AWS_ENDPOINT_URL_SQS=http://127.0.0.1:{port}")
         # No SigV4 scope: the default account and region apply.
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        conn.request("POST", "/", body="Action=CreateQueue&QueueName=cli",
-                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+        conn.request(
+            "POST",
+            "/",
+            body="Action=CreateQueue&QueueName=cli",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
         response = conn.getresponse()
         assert response.status == 200
         assert "http://127.0.0.1:%d/123456789012/cli" % port in response.read().decode()
@@ -93,10 +97,13 @@ def test_connections_are_kept_alive_across_requests():
         assert _stop(proc, signal.SIGTERM) == 0
 
 
-@pytest.mark.parametrize("option,value,message", [
-    ("--account-id", "12", "--account-id must be 12 digits"),
-    ("--hostname", "sqs:port", "--hostname must be a host name, optionally with :port"),
-])
+@pytest.mark.parametrize(
+    "option,value,message",
+    [
+        ("--account-id", "12", "--account-id must be 12 digits"),
+        ("--hostname", "sqs:port", "--hostname must be a host name, optionally with :port"),
+    ],
+)
 def test_bad_options_are_refused(option, value, message):
     proc = _start({}, option, value)
     assert proc.wait(timeout=10) == 2

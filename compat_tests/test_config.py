@@ -37,7 +37,9 @@ def test_the_example_config_creates_its_queues_with_dead_letter_targets_by_name(
     attributes = queue_attrs(sqs, orders, "All")
     assert attributes["VisibilityTimeout"] == "60"
     assert json.loads(attributes["RedrivePolicy"]) == {
-        "deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq", "maxReceiveCount": 5}
+        "deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq",
+        "maxReceiveCount": 5,
+    }
     assert sqs.list_queue_tags(QueueUrl=orders)["Tags"] == {"team": "payments"}
     dlq = sqs.get_queue_url(QueueName="orders-dlq")["QueueUrl"]
     assert sqs.list_dead_letter_source_queues(QueueUrl=dlq)["queueUrls"] == [orders]
@@ -66,18 +68,25 @@ def test_a_queue_kept_in_the_data_dir_is_not_overwritten_and_the_difference_is_r
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ('[[queues]]\nname = "q"\nattributes = { VisibilityTimeout = 99999 }\n',
-         "queue 'q': InvalidAttributeValue: Invalid value for the parameter VisibilityTimeout."),
+        (
+            '[[queues]]\nname = "q"\nattributes = { VisibilityTimeout = 99999 }\n',
+            "queue 'q': InvalidAttributeValue: Invalid value for the parameter VisibilityTimeout.",
+        ),
         ('[[queues]]\nname = "q"\ncolour = "blue"\n', "queues[0]: unknown key 'colour'"),
-        ('[[queues]]\nattributes = {}\n', "queues[0]: a queue needs a name"),
+        ("[[queues]]\nattributes = {}\n", "queues[0]: a queue needs a name"),
         ('[[queues]]\nname = "bad name!"\n', "queue 'bad name!': InvalidParameterValue: Can only include"),
-        ('[[queues]]\nname = "q"\nattributes = { RedrivePolicy = { deadLetterTargetArn = "missing", '
-         'maxReceiveCount = 3 } }\n', "arn:aws:sqs:us-east-1:000000000000:missing"),
-        ('[[queues]]\nname = "a"\nattributes = { RedrivePolicy = { deadLetterTargetArn = "b", maxReceiveCount = 3 } }\n'
-         '[[queues]]\nname = "b"\nattributes = { RedrivePolicy = { deadLetterTargetArn = "a", maxReceiveCount = 3 } }\n',
-         "dead-letter queues form a cycle"),
+        (
+            '[[queues]]\nname = "q"\nattributes = { RedrivePolicy = { deadLetterTargetArn = "missing", '
+            "maxReceiveCount = 3 } }\n",
+            "arn:aws:sqs:us-east-1:000000000000:missing",
+        ),
+        (
+            '[[queues]]\nname = "a"\nattributes = { RedrivePolicy = { deadLetterTargetArn = "b", maxReceiveCount = 3 } }\n'
+            '[[queues]]\nname = "b"\nattributes = { RedrivePolicy = { deadLetterTargetArn = "a", maxReceiveCount = 3 } }\n',
+            "dead-letter queues form a cycle",
+        ),
         ("queues = [\n", "not valid TOML"),
-        ('[settings]\nx = 1\n', "unknown key 'settings'"),
+        ("[settings]\nx = 1\n", "unknown key 'settings'"),
     ],
 )
 def test_a_bad_config_stops_the_start_naming_the_file_the_queue_and_the_key(tmp_path, text, expected):
@@ -103,8 +112,9 @@ def test_auto_create_makes_a_missing_queue_on_first_use(server_with):
     fifo = sqs.get_queue_url(QueueName="made.fifo")["QueueUrl"]
     assert queue_attrs(sqs, fifo, "FifoQueue") == {"FifoQueue": "true"}
     # A name no queue can have is still a missing queue.
-    expect_error(sqs, sqs.get_queue_url, QueueName="no such name!", code="AWS.SimpleQueueService.NonExistentQueue",
-                 status=400)
+    expect_error(
+        sqs, sqs.get_queue_url, QueueName="no such name!", code="AWS.SimpleQueueService.NonExistentQueue", status=400
+    )
     names = sorted(u.rsplit("/", 1)[1] for u in sqs.list_queues()["QueueUrls"])
     assert names == ["made-on-lookup", "made-on-send", "made.fifo"]
 
@@ -115,7 +125,11 @@ def test_a_config_file_sets_fault_policies(server_with, tmp_path):
     server, sqs = server_with("--config", str(config))
     with urllib.request.urlopen(f"{server.url}/_emulator/faults?queue=flaky", timeout=10) as response:
         assert json.loads(response.read())["faults"] == {
-            "duplicate_delivery": 0.0, "lost_delete": 1.0, "delayed_visibility_seconds": 0.0, "seed": 3}
+            "duplicate_delivery": 0.0,
+            "lost_delete": 1.0,
+            "delayed_visibility_seconds": 0.0,
+            "seed": 3,
+        }
     url = sqs.get_queue_url(QueueName="flaky")["QueueUrl"]
     sqs.send_message(QueueUrl=url, MessageBody="x")
     message = sqs.receive_message(QueueUrl=url, VisibilityTimeout=0)["Messages"][0]

@@ -21,8 +21,16 @@ pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator
 
 CHROMIUM = "/usr/bin/chromium"
 # Without network on the build machines, chromium must not try to reach Google's services.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TIMEOUT_MS = 10_000  # the page polls every 1.5 s; actions refresh at once
 
 
@@ -91,7 +99,11 @@ def shown_time(epoch: float) -> str:
 
 
 def counts(sqs, url: str) -> dict:
-    names = ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed"]
+    names = [
+        "ApproximateNumberOfMessages",
+        "ApproximateNumberOfMessagesNotVisible",
+        "ApproximateNumberOfMessagesDelayed",
+    ]
     return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=names)["Attributes"]
 
 
@@ -117,8 +129,16 @@ def test_queues_show_counters_attributes_and_dead_letter_links(dashboard, sqs, q
     page = dashboard()
 
     source_row = row(page, source)
-    for name, value in [("visible", "1"), ("inflight", "1"), ("delayed", "1"), ("sent", "3"), ("received", "1"),
-                        ("deleted", "0"), ("dead_lettered", "0"), ("type", "standard")]:
+    for name, value in [
+        ("visible", "1"),
+        ("inflight", "1"),
+        ("delayed", "1"),
+        ("sent", "3"),
+        ("received", "1"),
+        ("deleted", "0"),
+        ("dead_lettered", "0"),
+        ("type", "standard"),
+    ]:
         expect(field(source_row, name)).to_have_text(value)
     expect(field(row(page, fifo), "type")).to_have_text("fifo")
     expect(field(row(page, dlq), "dead_letter_target")).to_have_text("—")
@@ -235,8 +255,11 @@ def test_browse_messages_in_every_state_without_receiving(dashboard, endpoint, s
     for _ in range(2):
         with page.expect_response(lambda response: "/_emulator/messages" in response.url):
             pass
-    assert counts(sqs, url) == {"ApproximateNumberOfMessages": "10", "ApproximateNumberOfMessagesNotVisible": "1",
-                                "ApproximateNumberOfMessagesDelayed": "1"}
+    assert counts(sqs, url) == {
+        "ApproximateNumberOfMessages": "10",
+        "ApproximateNumberOfMessagesNotVisible": "1",
+        "ApproximateNumberOfMessagesDelayed": "1",
+    }
     peeked = {m["id"]: m["receive_count"] for m in admin(endpoint, "messages", queue=url)["messages"]}
     assert peeked[received["MessageId"]] == 1
     assert sum(peeked.values()) == 1
@@ -245,8 +268,9 @@ def test_browse_messages_in_every_state_without_receiving(dashboard, endpoint, s
     expect(field(inflight, "state")).to_have_text("visible")
     expect(field(inflight, "receive_count")).to_have_text("1")
     again = []
-    while batch := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10,
-                                       AttributeNames=["ApproximateReceiveCount"]).get("Messages"):
+    while batch := sqs.receive_message(
+        QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["ApproximateReceiveCount"]
+    ).get("Messages"):
         again += batch
     receives = {m["MessageId"]: m["Attributes"]["ApproximateReceiveCount"] for m in again}
     assert len(receives) == 11

@@ -274,8 +274,12 @@ def test_redrive_policy_validation_on_create(sqs, queue_factory, case):
     value, reason = _bad_policies(dlq_arn)[case]
     name = unique_name("src")
     expect_error(
-        sqs, sqs.create_queue, QueueName=name, Attributes={"RedrivePolicy": value},
-        message=policy_error(value, reason), **INVALID_PARAMETER,
+        sqs,
+        sqs.create_queue,
+        QueueName=name,
+        Attributes={"RedrivePolicy": value},
+        message=policy_error(value, reason),
+        **INVALID_PARAMETER,
     )
     # Nothing was created.
     expect_error(sqs, sqs.get_queue_url, QueueName=name, **QUEUE_DOES_NOT_EXIST)
@@ -287,8 +291,12 @@ def test_redrive_policy_validation_on_set(sqs, queue_factory, case):
     source = queue_factory(prefix="src", attributes={"RedrivePolicy": redrive_policy(dlq_arn, 4)})
     value, reason = _bad_policies(dlq_arn)[case]
     expect_error(
-        sqs, sqs.set_queue_attributes, QueueUrl=source, Attributes={"RedrivePolicy": value},
-        message=policy_error(value, reason), **INVALID_PARAMETER,
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=source,
+        Attributes={"RedrivePolicy": value},
+        message=policy_error(value, reason),
+        **INVALID_PARAMETER,
     )
     # The previous policy is untouched.
     assert queue_attrs(sqs, source, "RedrivePolicy")["RedrivePolicy"] == compact_policy(dlq_arn, 4)
@@ -324,8 +332,12 @@ def test_redrive_policy_target_in_other_region_or_account(sqs, queue_factory, ma
     assert arn == expected_arn
     value = redrive_policy(arn, 3)
     expect_error(
-        sqs, sqs.create_queue, QueueName=unique_name("src"), Attributes={"RedrivePolicy": value},
-        message=policy_error(value, reason), **INVALID_PARAMETER,
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name("src"),
+        Attributes={"RedrivePolicy": value},
+        message=policy_error(value, reason),
+        **INVALID_PARAMETER,
     )
 
 
@@ -335,8 +347,12 @@ def test_deleted_target_cannot_be_named(sqs, queue_factory):
     sqs.delete_queue(QueueUrl=dlq)
     value = redrive_policy(dlq_arn, 2)
     expect_error(
-        sqs, sqs.create_queue, QueueName=unique_name("src"), Attributes={"RedrivePolicy": value},
-        message=policy_error(value, "Dead letter target does not exist."), **INVALID_PARAMETER,
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name("src"),
+        Attributes={"RedrivePolicy": value},
+        message=policy_error(value, "Dead letter target does not exist."),
+        **INVALID_PARAMETER,
     )
 
 
@@ -348,13 +364,19 @@ def test_redrive_allow_policy_deny_all(sqs, queue_factory):
     dlq_arn = arn_of(sqs, dlq)
     name = unique_name("src")
     expect_error(
-        sqs, sqs.create_queue, QueueName=name, Attributes={"RedrivePolicy": redrive_policy(dlq_arn, 2)},
+        sqs,
+        sqs.create_queue,
+        QueueName=name,
+        Attributes={"RedrivePolicy": redrive_policy(dlq_arn, 2)},
         **INVALID_PARAMETER,
     )
     expect_error(sqs, sqs.get_queue_url, QueueName=name, **QUEUE_DOES_NOT_EXIST)
     source = queue_factory(prefix="src")
     expect_error(
-        sqs, sqs.set_queue_attributes, QueueUrl=source, Attributes={"RedrivePolicy": redrive_policy(dlq_arn, 2)},
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=source,
+        Attributes={"RedrivePolicy": redrive_policy(dlq_arn, 2)},
         **INVALID_PARAMETER,
     )
     assert "RedrivePolicy" not in queue_attrs(sqs, source)
@@ -370,7 +392,10 @@ def test_redrive_allow_policy_by_queue(sqs, queue_factory):
 
     allowed = queue_factory(allowed_name, attributes={"RedrivePolicy": redrive_policy(dlq_arn, 1)})
     expect_error(
-        sqs, sqs.create_queue, QueueName=denied_name, Attributes={"RedrivePolicy": redrive_policy(dlq_arn, 1)},
+        sqs,
+        sqs.create_queue,
+        QueueName=denied_name,
+        Attributes={"RedrivePolicy": redrive_policy(dlq_arn, 1)},
         **INVALID_PARAMETER,
     )
     assert sqs.list_dead_letter_source_queues(QueueUrl=dlq)["queueUrls"] == [allowed]
@@ -387,7 +412,10 @@ def test_redrive_allow_policy_allow_all_and_change(sqs, queue_factory):
     dlq_arn = arn_of(sqs, dlq)
     source = queue_factory(prefix="src")
     expect_error(
-        sqs, sqs.set_queue_attributes, QueueUrl=source, Attributes={"RedrivePolicy": redrive_policy(dlq_arn, 2)},
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=source,
+        Attributes={"RedrivePolicy": redrive_policy(dlq_arn, 2)},
         **INVALID_PARAMETER,
     )
     sqs.set_queue_attributes(QueueUrl=dlq, Attributes={"RedriveAllowPolicy": '{"redrivePermission":"allowAll"}'})
@@ -407,12 +435,12 @@ def test_redrive_allow_policy_validation(sqs, queue_factory):
     prefix = "Amazon SQS can't create the redrive allow policy"
     arns = [f"arn:aws:sqs:{DEFAULT_REGION}:{DEFAULT_ACCOUNT}:q{i}" for i in range(11)]
     unsupported = (
-        "Invalid value for the parameter RedriveAllowPolicy. Reason: "
-        f"{prefix}, as it\u2019s in an unsupported format."
+        f"Invalid value for the parameter RedriveAllowPolicy. Reason: {prefix}, as it\u2019s in an unsupported format."
     )
     for value in ("not json", "{}", '{"redrivePermission":"dummy"}'):
-        expect_malformed(sqs, sqs.create_queue, unsupported, QueueName=unique_name("dlq"),
-                         Attributes={"RedriveAllowPolicy": value})
+        expect_malformed(
+            sqs, sqs.create_queue, unsupported, QueueName=unique_name("dlq"), Attributes={"RedriveAllowPolicy": value}
+        )
     cases = [
         (
             '{"redrivePermission":"byQueue"}',
@@ -432,12 +460,20 @@ def test_redrive_allow_policy_validation(sqs, queue_factory):
     for value, reason in cases:
         message = f"Value {value} for parameter RedriveAllowPolicy is invalid. Reason: {reason}"
         expect_error(
-            sqs, sqs.create_queue, QueueName=unique_name("dlq"), Attributes={"RedriveAllowPolicy": value},
-            message=message, **INVALID_PARAMETER,
+            sqs,
+            sqs.create_queue,
+            QueueName=unique_name("dlq"),
+            Attributes={"RedriveAllowPolicy": value},
+            message=message,
+            **INVALID_PARAMETER,
         )
         expect_error(
-            sqs, sqs.set_queue_attributes, QueueUrl=dlq, Attributes={"RedriveAllowPolicy": value},
-            message=message, **INVALID_PARAMETER,
+            sqs,
+            sqs.set_queue_attributes,
+            QueueUrl=dlq,
+            Attributes={"RedriveAllowPolicy": value},
+            message=message,
+            **INVALID_PARAMETER,
         )
     assert "RedriveAllowPolicy" not in queue_attrs(sqs, dlq)
     # Exactly 10 ARNs is fine.
@@ -511,6 +547,10 @@ def test_list_dead_letter_source_queues_missing_queue(sqs, endpoint):
 def test_list_dead_letter_source_queues_max_results_out_of_range(sqs_unchecked, queue_factory, max_results):
     dlq = queue_factory(prefix="dlq")
     expect_error(
-        sqs_unchecked, sqs_unchecked.list_dead_letter_source_queues, QueueUrl=dlq, MaxResults=max_results,
-        message_contains="MaxResults", **INVALID_PARAMETER,
+        sqs_unchecked,
+        sqs_unchecked.list_dead_letter_source_queues,
+        QueueUrl=dlq,
+        MaxResults=max_results,
+        message_contains="MaxResults",
+        **INVALID_PARAMETER,
     )

@@ -25,7 +25,9 @@ from compat_tests.helpers import (
 
 FIFO = {"FifoQueue": "true"}
 MISSING_GROUP = "The request must contain the parameter MessageGroupId."
-NO_DEDUP = "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly"
+NO_DEDUP = (
+    "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly"
+)
 
 
 @pytest.fixture
@@ -67,13 +69,22 @@ def test_standard_queue_lists_no_fifo_attributes_and_knows_none(sqs, queue):
     assert not {"FifoQueue", "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit"} & set(attributes)
     # AWS: "will throw this error if you provide that attribute name to a queue that does not
     # have FIFO enabled" (AWS SDK maintainer, aws/aws-sdk-ruby#1350).
-    expect_error(sqs, sqs.get_queue_attributes, QueueUrl=queue, AttributeNames=["FifoQueue"],
-                 **INVALID_ATTRIBUTE_NAME, message="Unknown Attribute FifoQueue.")
+    expect_error(
+        sqs,
+        sqs.get_queue_attributes,
+        QueueUrl=queue,
+        AttributeNames=["FifoQueue"],
+        **INVALID_ATTRIBUTE_NAME,
+        message="Unknown Attribute FifoQueue.",
+    )
 
 
 def test_fifo_name_without_fifo_queue_attribute_is_an_invalid_name(sqs):
     expect_error(
-        sqs, sqs.create_queue, QueueName=unique_name("ff") + ".fifo", **INVALID_PARAMETER,
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name("ff") + ".fifo",
+        **INVALID_PARAMETER,
         message="Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
     )
 
@@ -81,50 +92,89 @@ def test_fifo_name_without_fifo_queue_attribute_is_an_invalid_name(sqs):
 @pytest.mark.parametrize("name_suffix, value", [("", "true"), (".fifo", "false")])
 def test_fifo_queue_attribute_without_both_parts_is_unknown(sqs, name_suffix, value):
     expect_error(
-        sqs, sqs.create_queue, QueueName=unique_name("ff") + name_suffix, Attributes={"FifoQueue": value},
-        **INVALID_ATTRIBUTE_NAME, message="Unknown Attribute FifoQueue.",
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name("ff") + name_suffix,
+        Attributes={"FifoQueue": value},
+        **INVALID_ATTRIBUTE_NAME,
+        message="Unknown Attribute FifoQueue.",
     )
 
 
 def test_content_based_dedup_on_a_standard_queue_is_unknown(sqs):
     expect_error(
-        sqs, sqs.create_queue, QueueName=unique_name("std"), Attributes={"ContentBasedDeduplication": "true"},
-        **INVALID_ATTRIBUTE_NAME, message="Unknown Attribute ContentBasedDeduplication.",
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name("std"),
+        Attributes={"ContentBasedDeduplication": "true"},
+        **INVALID_ATTRIBUTE_NAME,
+        message="Unknown Attribute ContentBasedDeduplication.",
     )
 
 
 @pytest.mark.parametrize("name, value", [("DeduplicationScope", "queue"), ("FifoThroughputLimit", "perQueue")])
 def test_high_throughput_settings_on_a_standard_queue_need_fifo(sqs, queue, name, value):
     message = f"You can specify the {name} only when FifoQueue is set to true."
-    expect_error(sqs, sqs.create_queue, QueueName=unique_name("std"), Attributes={name: value},
-                 **INVALID_ATTRIBUTE_NAME, message=message)
-    expect_error(sqs, sqs.set_queue_attributes, QueueUrl=queue, Attributes={name: value},
-                 **INVALID_ATTRIBUTE_NAME, message=message)
+    expect_error(
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name("std"),
+        Attributes={name: value},
+        **INVALID_ATTRIBUTE_NAME,
+        message=message,
+    )
+    expect_error(
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=queue,
+        Attributes={name: value},
+        **INVALID_ATTRIBUTE_NAME,
+        message=message,
+    )
 
 
 def test_queue_type_cannot_change(sqs, fifo):
     expect_error(
-        sqs, sqs.set_queue_attributes, QueueUrl=fifo, Attributes={"FifoQueue": "false"}, **INVALID_ATTRIBUTE_VALUE,
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=fifo,
+        Attributes={"FifoQueue": "false"},
+        **INVALID_ATTRIBUTE_VALUE,
         message="Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
     )
 
 
 def test_per_group_throughput_needs_message_group_scope(sqs, fifo_factory, fifo):
     expect_error(
-        sqs, sqs.set_queue_attributes, QueueUrl=fifo, Attributes={"FifoThroughputLimit": "perMessageGroupId"},
-        **INVALID_ATTRIBUTE_VALUE, message_contains="FifoThroughputLimit",
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=fifo,
+        Attributes={"FifoThroughputLimit": "perMessageGroupId"},
+        **INVALID_ATTRIBUTE_VALUE,
+        message_contains="FifoThroughputLimit",
     )
     high = fifo_factory({"DeduplicationScope": "messageGroup", "FifoThroughputLimit": "perMessageGroupId"})
     attributes = queue_attrs(sqs, high, "DeduplicationScope", "FifoThroughputLimit")
     assert attributes == {"DeduplicationScope": "messageGroup", "FifoThroughputLimit": "perMessageGroupId"}
 
 
-@pytest.mark.parametrize("name, value", [
-    ("ContentBasedDeduplication", "yes"), ("DeduplicationScope", "group"), ("FifoThroughputLimit", "perGroup"),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("ContentBasedDeduplication", "yes"),
+        ("DeduplicationScope", "group"),
+        ("FifoThroughputLimit", "perGroup"),
+    ],
+)
 def test_invalid_fifo_attribute_values(sqs, fifo, name, value):
-    expect_error(sqs, sqs.set_queue_attributes, QueueUrl=fifo, Attributes={name: value},
-                 **INVALID_ATTRIBUTE_VALUE, message=f"Invalid value for the parameter {name}.")
+    expect_error(
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=fifo,
+        Attributes={name: value},
+        **INVALID_ATTRIBUTE_VALUE,
+        message=f"Invalid value for the parameter {name}.",
+    )
 
 
 # -- send errors ----------------------------------------------------------------------
@@ -133,30 +183,60 @@ def test_invalid_fifo_attribute_values(sqs, fifo, name, value):
 def test_send_without_group_is_missing_parameter_and_fails_a_whole_batch(sqs, fifo):
     """AWS-recorded (LocalStack's test_send_batch_missing_message_group_id_for_fifo_queue):
     MissingParameter for SendMessage; InvalidParameterValue for the whole batch."""
-    expect_error(sqs, sqs.send_message, QueueUrl=fifo, MessageBody="x", MessageDeduplicationId="d",
-                 code="MissingParameter", status=400, shape="MissingRequiredParameterException", message=MISSING_GROUP)
-    expect_error(sqs, sqs.send_message_batch, QueueUrl=fifo, Entries=[
-        {"Id": "b", "MessageBody": "y", "MessageDeduplicationId": "e", "MessageGroupId": "g"},
-        {"Id": "a", "MessageBody": "x", "MessageDeduplicationId": "d"},
-    ], **INVALID_PARAMETER, message=MISSING_GROUP)
+    expect_error(
+        sqs,
+        sqs.send_message,
+        QueueUrl=fifo,
+        MessageBody="x",
+        MessageDeduplicationId="d",
+        code="MissingParameter",
+        status=400,
+        shape="MissingRequiredParameterException",
+        message=MISSING_GROUP,
+    )
+    expect_error(
+        sqs,
+        sqs.send_message_batch,
+        QueueUrl=fifo,
+        Entries=[
+            {"Id": "b", "MessageBody": "y", "MessageDeduplicationId": "e", "MessageGroupId": "g"},
+            {"Id": "a", "MessageBody": "x", "MessageDeduplicationId": "d"},
+        ],
+        **INVALID_PARAMETER,
+        message=MISSING_GROUP,
+    )
     assert counts(sqs, fifo) == (0, 0, 0)  # the valid entry was not sent either
 
 
 def test_send_without_dedup_id_needs_content_based_dedup(sqs, fifo):
-    expect_error(sqs, sqs.send_message, QueueUrl=fifo, MessageBody="x", MessageGroupId="g",
-                 **INVALID_PARAMETER, message=NO_DEDUP)
+    expect_error(
+        sqs, sqs.send_message, QueueUrl=fifo, MessageBody="x", MessageGroupId="g", **INVALID_PARAMETER, message=NO_DEDUP
+    )
     # AWS-recorded (test_send_batch_missing_deduplication_id_for_fifo_queue): the whole batch fails.
-    expect_error(sqs, sqs.send_message_batch, QueueUrl=fifo, Entries=[
-        {"Id": "a", "MessageBody": "x", "MessageGroupId": "g", "MessageDeduplicationId": "d"},
-        {"Id": "b", "MessageBody": "y", "MessageGroupId": "g"},
-    ], **INVALID_PARAMETER, message=NO_DEDUP)
+    expect_error(
+        sqs,
+        sqs.send_message_batch,
+        QueueUrl=fifo,
+        Entries=[
+            {"Id": "a", "MessageBody": "x", "MessageGroupId": "g", "MessageDeduplicationId": "d"},
+            {"Id": "b", "MessageBody": "y", "MessageGroupId": "g"},
+        ],
+        **INVALID_PARAMETER,
+        message=NO_DEDUP,
+    )
 
 
 def test_per_message_delay_is_rejected_and_the_queue_delay_applies(sqs, fifo_factory, advance):
     url = fifo_factory({"DelaySeconds": "5"})
     expect_error(
-        sqs, sqs.send_message, QueueUrl=url, MessageBody="x", MessageGroupId="g", MessageDeduplicationId="d",
-        DelaySeconds=2, **INVALID_PARAMETER,
+        sqs,
+        sqs.send_message,
+        QueueUrl=url,
+        MessageBody="x",
+        MessageGroupId="g",
+        MessageDeduplicationId="d",
+        DelaySeconds=2,
+        **INVALID_PARAMETER,
         message="Value 2 for parameter DelaySeconds is invalid. "
         "Reason: The request include parameter that is not valid for this queue type.",
     )
@@ -171,8 +251,15 @@ def test_per_message_delay_is_rejected_and_the_queue_delay_applies(sqs, fifo_fac
 @pytest.mark.parametrize("value", ["x" * 129, "has space", "ünïcode", ""])
 def test_group_and_dedup_ids_are_1_to_128_alphanumeric_or_punctuation(sqs_unchecked, fifo, name, value):
     params = {"MessageGroupId": "g", "MessageDeduplicationId": "d", name: value}
-    expect_error(sqs_unchecked, sqs_unchecked.send_message, QueueUrl=fifo, MessageBody="x", **params,
-                 **INVALID_PARAMETER, message_contains=name)
+    expect_error(
+        sqs_unchecked,
+        sqs_unchecked.send_message,
+        QueueUrl=fifo,
+        MessageBody="x",
+        **params,
+        **INVALID_PARAMETER,
+        message_contains=name,
+    )
 
 
 def test_punctuation_is_allowed_in_group_and_dedup_ids(sqs, fifo):
@@ -183,17 +270,30 @@ def test_punctuation_is_allowed_in_group_and_dedup_ids(sqs, fifo):
 
 
 def test_dedup_id_on_a_standard_queue_is_rejected(sqs, queue):
-    expect_error(sqs, sqs.send_message, QueueUrl=queue, MessageBody="x", MessageDeduplicationId="d",
-                 **INVALID_PARAMETER, message="Value d for parameter MessageDeduplicationId is invalid. "
-                 "Reason: The request include parameter that is not valid for this queue type.")
+    expect_error(
+        sqs,
+        sqs.send_message,
+        QueueUrl=queue,
+        MessageBody="x",
+        MessageDeduplicationId="d",
+        **INVALID_PARAMETER,
+        message="Value d for parameter MessageDeduplicationId is invalid. "
+        "Reason: The request include parameter that is not valid for this queue type.",
+    )
 
 
 def test_invalid_group_id_message_is_awss(sqs_unchecked, queue):
     """AWS-recorded (test_send_message_to_standard_queue_with_invalid_message_group_id[spaces])."""
-    expect_error(sqs_unchecked, sqs_unchecked.send_message, QueueUrl=queue, MessageBody="x",
-                 MessageGroupId="group 123", **INVALID_PARAMETER,
-                 message="Value group 123 for parameter MessageGroupId is invalid. Reason: MessageGroupId can only "
-                 "include alphanumeric and punctuation characters. 1 to 128 in length.")
+    expect_error(
+        sqs_unchecked,
+        sqs_unchecked.send_message,
+        QueueUrl=queue,
+        MessageBody="x",
+        MessageGroupId="group 123",
+        **INVALID_PARAMETER,
+        message="Value group 123 for parameter MessageGroupId is invalid. Reason: MessageGroupId can only "
+        "include alphanumeric and punctuation characters. 1 to 128 in length.",
+    )
 
 
 # -- groups and order ---------------------------------------------------------------------
@@ -262,8 +362,9 @@ def test_long_poll_wakes_when_the_group_is_released(sqs, make_client, fifo):
     send(sqs, fifo, "m2")
     held = receive_one(sqs, fifo)
     result = {}
-    poller = threading.Thread(target=lambda: result.update(
-        messages=receive(make_client(), fifo, MaxNumberOfMessages=10, WaitTimeSeconds=20)))
+    poller = threading.Thread(
+        target=lambda: result.update(messages=receive(make_client(), fifo, MaxNumberOfMessages=10, WaitTimeSeconds=20))
+    )
     poller.start()
     threading.Event().wait(0.75)  # let the poll reach the server (a real pause, as the other long-poll tests)
     sqs.delete_message(QueueUrl=fifo, ReceiptHandle=held["ReceiptHandle"])
@@ -297,8 +398,12 @@ def test_dedup_id_outlives_the_message_and_ends_after_five_minutes(sqs, fifo, ad
 def test_content_based_dedup_hashes_the_body_and_an_explicit_id_overrides(sqs, fifo_factory):
     url = fifo_factory({"ContentBasedDeduplication": "true"})
     first = sqs.send_message(QueueUrl=url, MessageBody="same", MessageGroupId="g")
-    again = sqs.send_message(QueueUrl=url, MessageBody="same", MessageGroupId="g",
-                             MessageAttributes={"a": {"DataType": "String", "StringValue": "attributes do not count"}})
+    again = sqs.send_message(
+        QueueUrl=url,
+        MessageBody="same",
+        MessageGroupId="g",
+        MessageAttributes={"a": {"DataType": "String", "StringValue": "attributes do not count"}},
+    )
     explicit = sqs.send_message(QueueUrl=url, MessageBody="same", MessageGroupId="g", MessageDeduplicationId="x")
     assert again["MessageId"] == first["MessageId"] != explicit["MessageId"]
     messages = receive(sqs, url, MaxNumberOfMessages=10, AttributeNames=["MessageDeduplicationId"])
@@ -316,10 +421,13 @@ def test_message_group_scope_dedups_per_group(sqs, fifo_factory):
 
 
 def test_duplicates_inside_one_batch(sqs, fifo):
-    result = sqs.send_message_batch(QueueUrl=fifo, Entries=[
-        {"Id": "a", "MessageBody": "x", "MessageGroupId": "g", "MessageDeduplicationId": "d"},
-        {"Id": "b", "MessageBody": "y", "MessageGroupId": "g", "MessageDeduplicationId": "d"},
-    ])
+    result = sqs.send_message_batch(
+        QueueUrl=fifo,
+        Entries=[
+            {"Id": "a", "MessageBody": "x", "MessageGroupId": "g", "MessageDeduplicationId": "d"},
+            {"Id": "b", "MessageBody": "y", "MessageGroupId": "g", "MessageDeduplicationId": "d"},
+        ],
+    )
     a, b = result["Successful"]
     assert a["MessageId"] == b["MessageId"] and a["SequenceNumber"] == b["SequenceNumber"]
     assert bodies(receive(sqs, fifo, MaxNumberOfMessages=10)) == ["x"]
@@ -330,8 +438,10 @@ def test_duplicates_inside_one_batch(sqs, fifo):
 
 def test_sequence_numbers_are_20_digits_strictly_increasing_and_received(sqs, fifo):
     numbers = [send(sqs, fifo, f"m{i}", group=f"g{i % 2}")["SequenceNumber"] for i in range(4)]
-    batch = sqs.send_message_batch(QueueUrl=fifo, Entries=[
-        {"Id": "x", "MessageBody": "m4", "MessageGroupId": "g0", "MessageDeduplicationId": "m4"}])
+    batch = sqs.send_message_batch(
+        QueueUrl=fifo,
+        Entries=[{"Id": "x", "MessageBody": "m4", "MessageGroupId": "g0", "MessageDeduplicationId": "m4"}],
+    )
     numbers.append(batch["Successful"][0]["SequenceNumber"])
     assert all(len(n) == 20 and n.isdigit() for n in numbers)
     assert [int(n) for n in numbers] == sorted({int(n) for n in numbers})
@@ -364,9 +474,15 @@ def test_attempt_id_after_a_delete_is_not_retryable(sqs, fifo, advance):
     send(sqs, fifo, "a1", group="a")
     first = receive(sqs, fifo, MaxNumberOfMessages=1, ReceiveRequestAttemptId="attempt-2")
     sqs.delete_message(QueueUrl=fifo, ReceiptHandle=first[0]["ReceiptHandle"])
-    expect_error(sqs, sqs.receive_message, QueueUrl=fifo, ReceiveRequestAttemptId="attempt-2", **INVALID_PARAMETER,
-                 message="Value attempt-2 for parameter ReceiveRequestAttemptId is invalid. Reason: The "
-                 "receiveRequestAttemptId is not valid anymore since the receive call is not retryable.")
+    expect_error(
+        sqs,
+        sqs.receive_message,
+        QueueUrl=fifo,
+        ReceiveRequestAttemptId="attempt-2",
+        **INVALID_PARAMETER,
+        message="Value attempt-2 for parameter ReceiveRequestAttemptId is invalid. Reason: The "
+        "receiveRequestAttemptId is not valid anymore since the receive call is not retryable.",
+    )
     advance(300)  # the id is forgotten after 5 minutes
     assert receive(sqs, fifo, ReceiveRequestAttemptId="attempt-2") == []
 
@@ -378,8 +494,14 @@ def test_attempt_id_on_a_standard_queue_is_ignored(sqs, queue):
 
 
 def test_attempt_id_is_validated(sqs_unchecked, fifo):
-    expect_error(sqs_unchecked, sqs_unchecked.receive_message, QueueUrl=fifo, ReceiveRequestAttemptId="x" * 129,
-                 **INVALID_PARAMETER, message_contains="ReceiveRequestAttemptId")
+    expect_error(
+        sqs_unchecked,
+        sqs_unchecked.receive_message,
+        QueueUrl=fifo,
+        ReceiveRequestAttemptId="x" * 129,
+        **INVALID_PARAMETER,
+        message_contains="ReceiveRequestAttemptId",
+    )
 
 
 # -- expired receipt handles -----------------------------------------------------------------
@@ -391,13 +513,21 @@ def test_expired_handle_is_an_error_for_delete_and_visibility_change(sqs, fifo, 
     advance(5)
     expired = f"Value {handle} for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired."
     expect_error(sqs, sqs.delete_message, QueueUrl=fifo, ReceiptHandle=handle, **INVALID_PARAMETER, message=expired)
-    expect_error(sqs, sqs.change_message_visibility, QueueUrl=fifo, ReceiptHandle=handle, VisibilityTimeout=10,
-                 **INVALID_PARAMETER, message=expired)
+    expect_error(
+        sqs,
+        sqs.change_message_visibility,
+        QueueUrl=fifo,
+        ReceiptHandle=handle,
+        VisibilityTimeout=10,
+        **INVALID_PARAMETER,
+        message=expired,
+    )
     assert counts(sqs, fifo) == (1, 0, 0)
     # A batch entry says it otherwise (real AWS output, smaskalik/sqsmover#54).
     failed = sqs.delete_message_batch(QueueUrl=fifo, Entries=[{"Id": "a", "ReceiptHandle": handle}])["Failed"]
-    assert failed == [{"Id": "a", "SenderFault": True, "Code": "ReceiptHandleIsInvalid",
-                       "Message": "The receipt handle has expired"}]
+    assert failed == [
+        {"Id": "a", "SenderFault": True, "Code": "ReceiptHandleIsInvalid", "Message": "The receipt handle has expired"}
+    ]
 
 
 # -- fair queues: MessageGroupId on a standard queue ------------------------------------------
@@ -410,14 +540,25 @@ def test_group_id_on_a_standard_queue_is_a_tenant_returned_as_a_system_attribute
 
 
 def test_group_id_on_a_standard_queue_is_validated(sqs_unchecked, queue):
-    expect_error(sqs_unchecked, sqs_unchecked.send_message, QueueUrl=queue, MessageBody="x", MessageGroupId="x" * 129,
-                 **INVALID_PARAMETER, message_contains="MessageGroupId")
+    expect_error(
+        sqs_unchecked,
+        sqs_unchecked.send_message,
+        QueueUrl=queue,
+        MessageBody="x",
+        MessageGroupId="x" * 129,
+        **INVALID_PARAMETER,
+        message_contains="MessageGroupId",
+    )
 
 
 def test_fair_queue_serves_a_quiet_tenant_before_a_noisy_backlog(sqs, queue):
     for start in range(0, 60, 10):
-        sqs.send_message_batch(QueueUrl=queue, Entries=[
-            {"Id": f"e{i}", "MessageBody": f"noisy-{start + i}", "MessageGroupId": "noisy"} for i in range(10)])
+        sqs.send_message_batch(
+            QueueUrl=queue,
+            Entries=[
+                {"Id": f"e{i}", "MessageBody": f"noisy-{start + i}", "MessageGroupId": "noisy"} for i in range(10)
+            ],
+        )
     sqs.send_message(QueueUrl=queue, MessageBody="quiet-0", MessageGroupId="quiet")
     held = []
     for _ in range(3):  # the noisy tenant now holds 30 of 30 messages in flight

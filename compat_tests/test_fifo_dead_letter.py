@@ -43,9 +43,15 @@ def test_dead_letter_queue_must_be_the_same_type(sqs, queue_factory, source_fifo
     name = unique_name("src") + (".fifo" if source_fifo else "")
     attributes = {"FifoQueue": "true"} if source_fifo else {}
     # AWS's wording, double period included (a real AWS error in a terraform log; docs/research/aws_fifo_facts.md Q9).
-    expect_error(sqs, sqs.create_queue, QueueName=name, Attributes={**attributes, "RedrivePolicy": value},
-                 **INVALID_PARAMETER, message=f"Value {value} for parameter RedrivePolicy is invalid. "
-                 "Reason: Dead-letter queue must be same type of queue as the source..")
+    expect_error(
+        sqs,
+        sqs.create_queue,
+        QueueName=name,
+        Attributes={**attributes, "RedrivePolicy": value},
+        **INVALID_PARAMETER,
+        message=f"Value {value} for parameter RedrivePolicy is invalid. "
+        "Reason: Dead-letter queue must be same type of queue as the source..",
+    )
 
 
 def test_poison_message_blocks_its_group_then_moves_with_its_group(sqs, fifo_pair, advance, server_now):

@@ -23,8 +23,10 @@ BUDGET = 240.0
 def test_groups_keep_order_and_are_never_held_twice(sqs, make_client, queue_factory):
     url = queue_factory(name=unique_name("load") + ".fifo", attributes={"FifoQueue": "true"})
     for start in range(0, TOTAL, 10):
-        entries = [{"Id": str(n), "MessageBody": str(n), "MessageGroupId": f"g{n % GROUPS}",
-                    "MessageDeduplicationId": str(n)} for n in range(start, start + 10)]
+        entries = [
+            {"Id": str(n), "MessageBody": str(n), "MessageGroupId": f"g{n % GROUPS}", "MessageDeduplicationId": str(n)}
+            for n in range(start, start + 10)
+        ]
         assert "Failed" not in sqs.send_message_batch(QueueUrl=url, Entries=entries)
 
     deadline = time.monotonic() + BUDGET
@@ -41,8 +43,10 @@ def test_groups_keep_order_and_are_never_held_twice(sqs, make_client, queue_fact
         try:
             while not done.is_set() and time.monotonic() < deadline:
                 messages = client.receive_message(
-                    QueueUrl=url, MaxNumberOfMessages=10,  # short polls: the server clock is manual
-                    AttributeNames=["MessageGroupId"]).get("Messages", [])
+                    QueueUrl=url,
+                    MaxNumberOfMessages=10,  # short polls: the server clock is manual
+                    AttributeNames=["MessageGroupId"],
+                ).get("Messages", [])
                 if not messages:
                     continue
                 groups = {m["Attributes"]["MessageGroupId"] for m in messages}
@@ -62,7 +66,8 @@ def test_groups_keep_order_and_are_never_held_twice(sqs, make_client, queue_fact
                 handles = [{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)]
                 if hand_back:
                     result = client.change_message_visibility_batch(
-                        QueueUrl=url, Entries=[{**h, "VisibilityTimeout": 0} for h in handles])
+                        QueueUrl=url, Entries=[{**h, "VisibilityTimeout": 0} for h in handles]
+                    )
                 else:
                     result = client.delete_message_batch(QueueUrl=url, Entries=handles)
                 assert "Failed" not in result, result

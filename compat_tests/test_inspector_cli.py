@@ -22,8 +22,15 @@ PYTHON = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
 def inspector(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("SQS_EMULATOR_", "AWS_ENDPOINT_URL"))}
     environ.update(env or {})
-    return subprocess.run([PYTHON, "-m", "emulator", *args], cwd=REPO_ROOT, env=environ, capture_output=True,
-                          text=True, timeout=30, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [PYTHON, "-m", "emulator", *args],
+        cwd=REPO_ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def rows(output: str, first: str) -> list[list[str]]:
@@ -45,16 +52,37 @@ def test_queues_lists_counts_and_totals(endpoint, sqs, queue_factory):
     result = inspector("queues", "--endpoint", endpoint)
     assert result.returncode == 0, result.stderr
     heading = result.stdout.splitlines()[0].split()
-    assert heading == ["NAME", "TYPE", "ACCOUNT", "REGION", "VISIBLE", "IN", "FLIGHT", "DELAYED", "SENT",
-                       "RECEIVED", "DELETED", "DEAD-LETTERED"]
-    assert rows(result.stdout, name) == [[name, "standard", "000000000000", "us-east-1",
-                                          "1", "1", "1", "4", "2", "1", "0"]]
-    assert rows(result.stdout, name + ".fifo")[0][:8] == [name + ".fifo", "fifo", "000000000000", "us-east-1",
-                                                        "1", "0", "0", "1"]
+    assert heading == [
+        "NAME",
+        "TYPE",
+        "ACCOUNT",
+        "REGION",
+        "VISIBLE",
+        "IN",
+        "FLIGHT",
+        "DELAYED",
+        "SENT",
+        "RECEIVED",
+        "DELETED",
+        "DEAD-LETTERED",
+    ]
+    assert rows(result.stdout, name) == [
+        [name, "standard", "000000000000", "us-east-1", "1", "1", "1", "4", "2", "1", "0"]
+    ]
+    assert rows(result.stdout, name + ".fifo")[0][:8] == [
+        name + ".fifo",
+        "fifo",
+        "000000000000",
+        "us-east-1",
+        "1",
+        "0",
+        "0",
+        "1",
+    ]
     # Fixed-width columns: every row's TYPE starts where its heading does.
     lines = result.stdout.splitlines()
     column = lines[0].index("TYPE")
-    assert all(line[column - 2:column] == "  " and line[column] in "sf" for line in lines[1:])
+    assert all(line[column - 2 : column] == "  " and line[column] in "sf" for line in lines[1:])
 
 
 def test_endpoint_defaults_to_the_sdk_variable(endpoint, queue_factory):
@@ -130,13 +158,16 @@ def test_an_unreachable_server_is_one_line_and_exit_code_1(command):
     assert result.returncode == 1
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"sqs-emulator {command[0]}: cannot reach the emulator at {endpoint}")
+    assert len(lines) == 1 and lines[0].startswith(
+        f"sqs-emulator {command[0]}: cannot reach the emulator at {endpoint}"
+    )
     assert "Traceback" not in result.stderr
 
 
 def test_a_server_that_is_not_the_emulator_is_one_line_too(tmp_path):
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(http.server.SimpleHTTPRequestHandler, directory=tmp_path))
+        ("127.0.0.1", 0), functools.partial(http.server.SimpleHTTPRequestHandler, directory=tmp_path)
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -145,8 +176,9 @@ def test_a_server_that_is_not_the_emulator_is_one_line_too(tmp_path):
         server.shutdown()
         server.server_close()
     assert result.returncode == 1
-    assert result.stderr.strip() == ("sqs-emulator queues: the answer is not the admin API's JSON; "
-                                     "is this an SQS emulator's endpoint? (HTTP 404)")
+    assert result.stderr.strip() == (
+        "sqs-emulator queues: the answer is not the admin API's JSON; is this an SQS emulator's endpoint? (HTTP 404)"
+    )
 
 
 def test_bad_arguments_are_refused_with_usage():
@@ -168,7 +200,9 @@ def test_reset_deletes_every_queue(own_server):
     sqs_client(own_server.url, region="eu-west-1", access_key="111122223333").create_queue(QueueName="b")
     before = inspector("queues", "--endpoint", own_server.url)
     assert [row[:4] for row in rows(before.stdout, "a") + rows(before.stdout, "b")] == [
-        ["a", "standard", "000000000000", "us-east-1"], ["b", "standard", "111122223333", "eu-west-1"]]
+        ["a", "standard", "000000000000", "us-east-1"],
+        ["b", "standard", "111122223333", "eu-west-1"],
+    ]
 
     result = inspector("reset", "--endpoint", own_server.url)
     assert result.returncode == 0, result.stderr
@@ -184,5 +218,6 @@ def test_advance_on_a_real_clock_is_refused():
     finally:
         server.stop()
     assert result.returncode == 1
-    assert result.stderr.strip() == ("sqs-emulator advance: the server runs on the real clock; "
-                                     "start it with --clock manual (HTTP 409)")
+    assert result.stderr.strip() == (
+        "sqs-emulator advance: the server runs on the real clock; start it with --clock manual (HTTP 409)"
+    )

@@ -15,10 +15,14 @@ from compat_tests.helpers import (
 )
 
 PURGE_IN_PROGRESS = dict(
-    code="AWS.SimpleQueueService.PurgeQueueInProgress", status=403, shape="PurgeQueueInProgress",
+    code="AWS.SimpleQueueService.PurgeQueueInProgress",
+    status=403,
+    shape="PurgeQueueInProgress",
 )
 DELETED_RECENTLY = dict(
-    code="AWS.SimpleQueueService.QueueDeletedRecently", status=400, shape="QueueDeletedRecently",
+    code="AWS.SimpleQueueService.QueueDeletedRecently",
+    status=400,
+    shape="QueueDeletedRecently",
     message="You must wait 60 seconds after deleting a queue before you can create another with the same name.",
 )
 
@@ -152,4 +156,3 @@ def test_deleted_queue_url_is_gone_during_cooldown(sqs, queue_factory):
     expect_error(sqs, sqs.send_message, QueueUrl=url, MessageBody="m", **QUEUE_DOES_NOT_EXIST)
     expect_error(sqs, sqs.purge_queue, QueueUrl=url, **QUEUE_DOES_NOT_EXIST)
     assert url not in sqs.list_queues(QueueNamePrefix=name).get("QueueUrls", [])
-

@@ -85,8 +85,14 @@ def assert_int(entry, key, value):
 def drain(sqs, url):
     out = []
     for _ in range(10):
-        got = receive(sqs, url, MaxNumberOfMessages=10, VisibilityTimeout=600,
-                      AttributeNames=["All"], MessageAttributeNames=["All"])
+        got = receive(
+            sqs,
+            url,
+            MaxNumberOfMessages=10,
+            VisibilityTimeout=600,
+            AttributeNames=["All"],
+            MessageAttributeNames=["All"],
+        )
         if not got:
             break
         out.extend(got)
@@ -344,13 +350,21 @@ def test_moved_message_retention_restarts(sqs, queue_factory, advance):
 def test_start_on_queue_that_is_not_a_dlq(sqs, queue_factory):
     plain = queue_factory(prefix="plain")
     expect_error(
-        sqs, sqs.start_message_move_task, SourceArn=arn_of(sqs, plain), message=NOT_A_DLQ, **INVALID_PARAMETER,
+        sqs,
+        sqs.start_message_move_task,
+        SourceArn=arn_of(sqs, plain),
+        message=NOT_A_DLQ,
+        **INVALID_PARAMETER,
     )
     # A queue that has a DLQ is a source, not a DLQ.
     dlq, dlq_arn = make_dlq(sqs, queue_factory)
     source = make_source(sqs, queue_factory, dlq_arn)
     expect_error(
-        sqs, sqs.start_message_move_task, SourceArn=arn_of(sqs, source), message=NOT_A_DLQ, **INVALID_PARAMETER,
+        sqs,
+        sqs.start_message_move_task,
+        SourceArn=arn_of(sqs, source),
+        message=NOT_A_DLQ,
+        **INVALID_PARAMETER,
     )
     # Once its last source drops the RedrivePolicy, a DLQ is an ordinary queue again.
     sqs.set_queue_attributes(QueueUrl=source, Attributes={"RedrivePolicy": ""})
@@ -359,7 +373,11 @@ def test_start_on_queue_that_is_not_a_dlq(sqs, queue_factory):
 
 def test_start_with_missing_source(sqs):
     expect_error(
-        sqs, sqs.start_message_move_task, SourceArn=missing_arn(), message=MISSING_SOURCE, **RESOURCE_NOT_FOUND,
+        sqs,
+        sqs.start_message_move_task,
+        SourceArn=missing_arn(),
+        message=MISSING_SOURCE,
+        **RESOURCE_NOT_FOUND,
     )
 
 
@@ -368,8 +386,12 @@ def test_start_with_missing_destination(sqs, queue_factory):
     source = make_source(sqs, queue_factory, dlq_arn)
     dead_letter(sqs, source, ["m"])
     expect_error(
-        sqs, sqs.start_message_move_task, SourceArn=dlq_arn, DestinationArn=missing_arn(),
-        message=MISSING_DESTINATION, **RESOURCE_NOT_FOUND,
+        sqs,
+        sqs.start_message_move_task,
+        SourceArn=dlq_arn,
+        DestinationArn=missing_arn(),
+        message=MISSING_DESTINATION,
+        **RESOURCE_NOT_FOUND,
     )
     assert tasks(sqs, dlq_arn) == []
     assert counts(sqs, dlq) == (1, 0, 0)
@@ -382,8 +404,13 @@ def test_second_task_while_one_runs(sqs, queue_factory, advance):
     handle = sqs.start_message_move_task(SourceArn=dlq_arn, MaxNumberOfMessagesPerSecond=1)["TaskHandle"]
     expect_error(sqs, sqs.start_message_move_task, SourceArn=dlq_arn, message=ALREADY_RUNNING, **INVALID_PARAMETER)
     expect_error(
-        sqs, sqs.start_message_move_task, SourceArn=dlq_arn, DestinationArn=arn_of(sqs, queue_factory(prefix="dest")),
-        MaxNumberOfMessagesPerSecond=5, message=ALREADY_RUNNING, **INVALID_PARAMETER,
+        sqs,
+        sqs.start_message_move_task,
+        SourceArn=dlq_arn,
+        DestinationArn=arn_of(sqs, queue_factory(prefix="dest")),
+        MaxNumberOfMessagesPerSecond=5,
+        message=ALREADY_RUNNING,
+        **INVALID_PARAMETER,
     )
     results = tasks(sqs, dlq_arn, MaxResults=10)
     assert len(results) == 1 and results[0]["TaskHandle"] == handle
@@ -401,7 +428,10 @@ def test_rate_out_of_range(sqs_unchecked, queue_factory, rate):
     dead_letter(sqs, source, ["m"])
     # Exact AWS text not recorded; emulators that copy AWS agree on this reason.
     expect_error(
-        sqs, sqs.start_message_move_task, SourceArn=dlq_arn, MaxNumberOfMessagesPerSecond=rate,
+        sqs,
+        sqs.start_message_move_task,
+        SourceArn=dlq_arn,
+        MaxNumberOfMessagesPerSecond=rate,
         message_contains="for parameter MaxNumberOfMessagesPerSecond is invalid. "
         "Reason: You must enter a number that's between 1 and 500.",
         **INVALID_PARAMETER,
@@ -423,8 +453,11 @@ def test_rate_bounds_accepted(sqs, queue_factory):
 def test_cancel_with_garbage_handle(sqs):
     for handle in ("garbage", "bm90IGpzb24=", base64.b64encode(b'{"taskId":"x"}').decode()):
         expect_error(
-            sqs, sqs.cancel_message_move_task, TaskHandle=handle,
-            message="Value for parameter TaskHandle is invalid.", **INVALID_PARAMETER,
+            sqs,
+            sqs.cancel_message_move_task,
+            TaskHandle=handle,
+            message="Value for parameter TaskHandle is invalid.",
+            **INVALID_PARAMETER,
         )
 
 
@@ -442,7 +475,11 @@ def test_cancel_unknown_task(sqs, queue_factory):
         json.dumps({"taskId": str(uuid.uuid4()), "sourceArn": dlq_arn}, separators=(",", ":")).encode()
     ).decode()
     expect_error(
-        sqs, sqs.cancel_message_move_task, TaskHandle=handle, message="Task does not exist.", **RESOURCE_NOT_FOUND,
+        sqs,
+        sqs.cancel_message_move_task,
+        TaskHandle=handle,
+        message="Task does not exist.",
+        **RESOURCE_NOT_FOUND,
     )
 
 
@@ -481,7 +518,11 @@ def test_cancel_twice(sqs, queue_factory):
 
 def test_list_with_missing_source(sqs):
     expect_error(
-        sqs, sqs.list_message_move_tasks, SourceArn=missing_arn(), message=MISSING_SOURCE, **RESOURCE_NOT_FOUND,
+        sqs,
+        sqs.list_message_move_tasks,
+        SourceArn=missing_arn(),
+        message=MISSING_SOURCE,
+        **RESOURCE_NOT_FOUND,
     )
 
 
@@ -491,7 +532,10 @@ def test_list_max_results_out_of_range(sqs_unchecked, queue_factory, max_results
     dlq, dlq_arn = make_dlq(sqs, queue_factory)
     make_source(sqs, queue_factory, dlq_arn)
     expect_error(
-        sqs, sqs.list_message_move_tasks, SourceArn=dlq_arn, MaxResults=max_results,
+        sqs,
+        sqs.list_message_move_tasks,
+        SourceArn=dlq_arn,
+        MaxResults=max_results,
         message_contains="for parameter MaxResults is invalid. Reason: You must enter a number that's between 1 and 10.",
         **INVALID_PARAMETER,
     )

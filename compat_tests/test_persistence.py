@@ -17,15 +17,19 @@ BINARY = bytes(range(256))
 def test_standard_queue_attributes_tags_messages_and_delivery_state_survive(tmp_path):
     with Emulator(tmp_path) as emulator:
         sqs = emulator.client
-        url = sqs.create_queue(QueueName="orders", Attributes={"VisibilityTimeout": "60", "DelaySeconds": "0"},
-                               tags={"team": "payments"})["QueueUrl"]
+        url = sqs.create_queue(
+            QueueName="orders", Attributes={"VisibilityTimeout": "60", "DelaySeconds": "0"}, tags={"team": "payments"}
+        )["QueueUrl"]
         sqs.set_queue_attributes(QueueUrl=url, Attributes={"Policy": json.dumps({"Version": "2012-10-17"})})
         sent = {}
         for i in range(6):
             reply = sqs.send_message(
-                QueueUrl=url, MessageBody=f"order {i} \u00e9",
-                MessageAttributes={"blob": {"DataType": "Binary", "BinaryValue": BINARY},
-                                   "n": {"DataType": "Number", "StringValue": str(i)}},
+                QueueUrl=url,
+                MessageBody=f"order {i} \u00e9",
+                MessageAttributes={
+                    "blob": {"DataType": "Binary", "BinaryValue": BINARY},
+                    "n": {"DataType": "Number", "StringValue": str(i)},
+                },
                 MessageSystemAttributes={"AWSTraceHeader": {"DataType": "String", "StringValue": f"Root=1-{i}"}},
             )
             sent[reply["MessageId"]] = reply
@@ -44,8 +48,9 @@ def test_standard_queue_attributes_tags_messages_and_delivery_state_survive(tmp_
 
         # In flight until the 60 s visibility timeout set before the restart ends.
         emulator.advance(61)
-        messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["All"],
-                                       MessageAttributeNames=["All"])["Messages"]
+        messages = sqs.receive_message(
+            QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["All"], MessageAttributeNames=["All"]
+        )["Messages"]
         assert len(messages) == 5
         for message in messages:
             original = sent[message["MessageId"]]
@@ -84,8 +89,10 @@ def test_receipt_handles_from_before_a_restart_still_delete(tmp_path):
 def test_fifo_order_groups_dedup_window_and_sequence_numbers_survive(tmp_path):
     with Emulator(tmp_path) as emulator:
         sqs = emulator.client
-        url = sqs.create_queue(QueueName="pipeline.fifo", Attributes={
-            "FifoQueue": "true", "ContentBasedDeduplication": "true", "VisibilityTimeout": "30"})["QueueUrl"]
+        url = sqs.create_queue(
+            QueueName="pipeline.fifo",
+            Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true", "VisibilityTimeout": "30"},
+        )["QueueUrl"]
         sequence = []
         for group in ("a", "b"):
             for i in range(3):
@@ -101,8 +108,10 @@ def test_fifo_order_groups_dedup_window_and_sequence_numbers_survive(tmp_path):
         again = sqs.send_message(QueueUrl=url, MessageBody="b1", MessageGroupId="b")
         assert again["SequenceNumber"] == sequence[4]
         # Group a is available again (its visibility ended while down: 60 s > 30 s); order holds within groups.
-        bodies = [m["Body"] for m in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10,
-                                                         AttributeNames=["All"])["Messages"]]
+        bodies = [
+            m["Body"]
+            for m in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["All"])["Messages"]
+        ]
         assert [b for b in bodies if b[0] == "a"] == ["a0", "a1", "a2"]
         assert [b for b in bodies if b[0] == "b"] == ["b0", "b1", "b2"]
         # The window ends 5 minutes after the original send, not after the restart.
@@ -114,8 +123,10 @@ def test_fifo_order_groups_dedup_window_and_sequence_numbers_survive(tmp_path):
 def test_a_fifo_group_with_a_message_in_flight_stays_blocked_across_a_restart(tmp_path):
     with Emulator(tmp_path) as emulator:
         sqs = emulator.client
-        url = sqs.create_queue(QueueName="locks.fifo", Attributes={
-            "FifoQueue": "true", "ContentBasedDeduplication": "true", "VisibilityTimeout": "100"})["QueueUrl"]
+        url = sqs.create_queue(
+            QueueName="locks.fifo",
+            Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true", "VisibilityTimeout": "100"},
+        )["QueueUrl"]
         for body in ("g1", "g2"):
             sqs.send_message(QueueUrl=url, MessageBody=body, MessageGroupId="g")
         sqs.send_message(QueueUrl=url, MessageBody="h1", MessageGroupId="h")
@@ -132,13 +143,15 @@ def test_sequence_numbers_keep_increasing_after_every_message_was_deleted(tmp_pa
     with Emulator(tmp_path) as emulator:
         sqs = emulator.client
         url = sqs.create_queue(QueueName="seq.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
-        last = sqs.send_message(QueueUrl=url, MessageBody="x", MessageGroupId="g",
-                                MessageDeduplicationId="1")["SequenceNumber"]
+        last = sqs.send_message(QueueUrl=url, MessageBody="x", MessageGroupId="g", MessageDeduplicationId="1")[
+            "SequenceNumber"
+        ]
         message = sqs.receive_message(QueueUrl=url)["Messages"][0]
         sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
         emulator.restart()
-        following = emulator.client.send_message(QueueUrl=url, MessageBody="y", MessageGroupId="g",
-                                                 MessageDeduplicationId="2")["SequenceNumber"]
+        following = emulator.client.send_message(
+            QueueUrl=url, MessageBody="y", MessageGroupId="g", MessageDeduplicationId="2"
+        )["SequenceNumber"]
         assert int(following) > int(last)
 
 
@@ -148,8 +161,9 @@ def test_dead_letter_links_dead_lettered_messages_and_a_move_task_in_progress_su
         dlq = sqs.create_queue(QueueName="work-dlq")["QueueUrl"]
         dlq_arn = queue_attrs(sqs, dlq, "QueueArn")["QueueArn"]
         policy = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1})
-        url = sqs.create_queue(QueueName="work", Attributes={"RedrivePolicy": policy,
-                                                              "VisibilityTimeout": "5"})["QueueUrl"]
+        url = sqs.create_queue(QueueName="work", Attributes={"RedrivePolicy": policy, "VisibilityTimeout": "5"})[
+            "QueueUrl"
+        ]
         for i in range(10):
             sqs.send_message(QueueUrl=url, MessageBody=f"poison {i}")
         sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)
@@ -189,10 +203,12 @@ def test_deleted_queues_purges_and_the_recreate_cooldown_survive(tmp_path):
         emulator.restart()
         sqs = emulator.client
         assert [u.rsplit("/", 1)[1] for u in sqs.list_queues().get("QueueUrls", [])] == ["purged"]
-        expect_error(sqs, sqs.create_queue, QueueName="gone", code="AWS.SimpleQueueService.QueueDeletedRecently",
-                     status=400)
-        expect_error(sqs, sqs.purge_queue, QueueUrl=purged, code="AWS.SimpleQueueService.PurgeQueueInProgress",
-                     status=403)
+        expect_error(
+            sqs, sqs.create_queue, QueueName="gone", code="AWS.SimpleQueueService.QueueDeletedRecently", status=400
+        )
+        expect_error(
+            sqs, sqs.purge_queue, QueueUrl=purged, code="AWS.SimpleQueueService.PurgeQueueInProgress", status=403
+        )
         assert [m["Body"] for m in sqs.receive_message(QueueUrl=purged)["Messages"]] == ["after the purge"]
         emulator.advance(61)
         assert sqs.create_queue(QueueName="gone")["QueueUrl"] == gone
@@ -229,6 +245,7 @@ def test_on_the_real_clock_messages_survive_a_restart(tmp_path):
         for i in range(5):
             sqs.send_message(QueueUrl=url, MessageBody=str(i))
         emulator.restart()
-        bodies = sorted(m["Body"] for m in emulator.client.receive_message(QueueUrl=url,
-                                                                            MaxNumberOfMessages=10)["Messages"])
+        bodies = sorted(
+            m["Body"] for m in emulator.client.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
+        )
         assert bodies == ["0", "1", "2", "3", "4"]

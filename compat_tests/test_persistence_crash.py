@@ -113,8 +113,12 @@ def _drain(emulator, url) -> set[str]:
 
 
 def test_sync_always_loses_no_acknowledged_send_and_resurrects_no_acknowledged_delete(tmp_path):
-    emulator, url, load, _ = _run_and_kill(tmp_path, ("--sync", "always"), receive=True,
-                                           enough=lambda load: len(load.sent) >= ACKNOWLEDGED and load.deleted)
+    emulator, url, load, _ = _run_and_kill(
+        tmp_path,
+        ("--sync", "always"),
+        receive=True,
+        enough=lambda load: len(load.sent) >= ACKNOWLEDGED and load.deleted,
+    )
     try:
         left = _drain(emulator, url)
         lost = load.sent.keys() - load.deleting - left

@@ -44,8 +44,12 @@ def test_second_purge_within_60s(sqs, queue, advance):
     name = queue.rsplit("/", 1)[1]
     sqs.purge_queue(QueueUrl=queue)
     expect_error(
-        sqs, sqs.purge_queue, QueueUrl=queue,
-        code="AWS.SimpleQueueService.PurgeQueueInProgress", status=403, shape="PurgeQueueInProgress",
+        sqs,
+        sqs.purge_queue,
+        QueueUrl=queue,
+        code="AWS.SimpleQueueService.PurgeQueueInProgress",
+        status=403,
+        shape="PurgeQueueInProgress",
         message_contains=f"Only one PurgeQueue operation on {name} is allowed every 60 seconds.",
     )
     advance(61)

@@ -37,8 +37,14 @@ def test_default_attributes_all(sqs, queue_factory, server_now):
         assert attrs[stamp].isdigit(), f"{stamp} must be epoch seconds, got {attrs[stamp]!r}"
         assert abs(int(attrs[stamp]) - now) < 60, f"{stamp}={attrs[stamp]} far from server time {now}"
     # A standard queue reports no FIFO attributes, and no policy unless one was set.
-    for absent in ("FifoQueue", "ContentBasedDeduplication", "Policy", "RedrivePolicy", "KmsMasterKeyId",
-                   "KmsDataKeyReusePeriodSeconds"):
+    for absent in (
+        "FifoQueue",
+        "ContentBasedDeduplication",
+        "Policy",
+        "RedrivePolicy",
+        "KmsMasterKeyId",
+        "KmsDataKeyReusePeriodSeconds",
+    ):
         assert absent not in attrs, f"{absent} unexpectedly present: {attrs}"
 
 
@@ -118,8 +124,13 @@ def test_set_policy_round_trips(sqs, queue):
 def test_set_queue_attributes_invalid_value(sqs, queue, attr, value):
     expect_error(sqs, sqs.set_queue_attributes, QueueUrl=queue, Attributes={attr: value}, **INVALID_ATTRIBUTE_VALUE)
     # The rejected value was not applied.
-    defaults = {"VisibilityTimeout": "30", "DelaySeconds": "0", "MaximumMessageSize": "1048576",
-                "MessageRetentionPeriod": "345600", "ReceiveMessageWaitTimeSeconds": "0"}
+    defaults = {
+        "VisibilityTimeout": "30",
+        "DelaySeconds": "0",
+        "MaximumMessageSize": "1048576",
+        "MessageRetentionPeriod": "345600",
+        "ReceiveMessageWaitTimeSeconds": "0",
+    }
     assert queue_attrs(sqs, queue, attr)[attr] == defaults[attr]
 
 
@@ -131,8 +142,14 @@ def test_set_queue_attributes_unknown_name(sqs, queue):
 
 def test_set_queue_attributes_cannot_make_standard_queue_fifo(sqs, queue):
     # FifoQueue is unknown to a standard queue (docs/sqs-reference.md 2); the type never changes.
-    expect_error(sqs, sqs.set_queue_attributes, QueueUrl=queue, Attributes={"FifoQueue": "true"},
-                 message="Unknown Attribute FifoQueue.", **INVALID_ATTRIBUTE_NAME)
+    expect_error(
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=queue,
+        Attributes={"FifoQueue": "true"},
+        message="Unknown Attribute FifoQueue.",
+        **INVALID_ATTRIBUTE_NAME,
+    )
     assert "FifoQueue" not in queue_attrs(sqs, queue)
 
 

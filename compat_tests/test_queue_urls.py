@@ -76,8 +76,10 @@ def test_the_url_names_the_queue_not_the_signing_region(sqs, north, queue_factor
 
 def test_dead_letter_sources_are_listed_with_their_urls(north, queue_factory):
     dlq = queue_factory(client=north)
-    source = queue_factory(client=north, attributes={
-        "RedrivePolicy": json.dumps({"deadLetterTargetArn": arn_of(north, dlq), "maxReceiveCount": 2})})
+    source = queue_factory(
+        client=north,
+        attributes={"RedrivePolicy": json.dumps({"deadLetterTargetArn": arn_of(north, dlq), "maxReceiveCount": 2})},
+    )
     assert north.list_dead_letter_source_queues(QueueUrl=dlq)["queueUrls"] == [source]
 
 
@@ -93,7 +95,7 @@ def test_incoming_urls_are_matched_by_path_whatever_their_host(sqs, north, queue
 @emulator_only
 def test_query_request_posted_to_a_regional_queue_url(raw, north, queue_factory):
     url = queue_factory(client=north)
-    path = url[len(raw.endpoint):]
+    path = url[len(raw.endpoint) :]
     assert path.startswith(f"/{OTHER_REGION}/")
     resp = raw.query({"Action": "SendMessage", "MessageBody": "via the path"}, path=path)
     assert resp.status == 200, resp.body
@@ -126,8 +128,9 @@ def test_bare_queue_name_is_the_callers_region_and_account(sqs, north, make_clie
 
 
 def test_missing_bare_queue_name(sqs):
-    expect_error(sqs, sqs.get_queue_attributes, QueueUrl=unique_name("missing"), AttributeNames=["All"],
-                 **QUEUE_DOES_NOT_EXIST)
+    expect_error(
+        sqs, sqs.get_queue_attributes, QueueUrl=unique_name("missing"), AttributeNames=["All"], **QUEUE_DOES_NOT_EXIST
+    )
 
 
 # ---------------------------------------------------------------- --hostname

@@ -34,8 +34,14 @@ def test_create_queue_with_different_attributes_is_queue_already_exists(sqs, que
     name = unique_name()
     queue_factory(name, {"DelaySeconds": 3})
     expect_error(
-        sqs, sqs.create_queue, QueueName=name, Attributes={"DelaySeconds": "4"},
-        code="QueueAlreadyExists", status=400, shape="QueueNameExists", message_contains="DelaySeconds",
+        sqs,
+        sqs.create_queue,
+        QueueName=name,
+        Attributes={"DelaySeconds": "4"},
+        code="QueueAlreadyExists",
+        status=400,
+        shape="QueueNameExists",
+        message_contains="DelaySeconds",
     )
 
 
@@ -87,16 +93,27 @@ def test_create_queue_attribute_out_of_range(sqs, attr, low, high):
 
 def test_create_queue_unknown_attribute(sqs):
     expect_error(
-        sqs, sqs.create_queue, QueueName=unique_name(), Attributes={"NoSuchAttribute": "1"},
-        code="InvalidAttributeName", status=400, shape="InvalidAttributeName",
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name(),
+        Attributes={"NoSuchAttribute": "1"},
+        code="InvalidAttributeName",
+        status=400,
+        shape="InvalidAttributeName",
     )
 
 
 @pytest.mark.parametrize("attr,value", [("FifoQueue", "false"), ("ContentBasedDeduplication", "false")])
 def test_create_standard_queue_with_fifo_attribute(sqs, attr, value):
     expect_error(
-        sqs, sqs.create_queue, QueueName=unique_name(), Attributes={attr: value},
-        message=f"Unknown Attribute {attr}.", code="InvalidAttributeName", status=400, shape="InvalidAttributeName",
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name(),
+        Attributes={attr: value},
+        message=f"Unknown Attribute {attr}.",
+        code="InvalidAttributeName",
+        status=400,
+        shape="InvalidAttributeName",
     )
 
 
@@ -177,8 +194,12 @@ def test_recreate_within_60s_is_queue_deleted_recently(sqs, queue_factory, advan
     url = queue_factory(name)
     sqs.delete_queue(QueueUrl=url)
     expect_error(
-        sqs, sqs.create_queue, QueueName=name,
-        code="AWS.SimpleQueueService.QueueDeletedRecently", status=400, shape="QueueDeletedRecently",
+        sqs,
+        sqs.create_queue,
+        QueueName=name,
+        code="AWS.SimpleQueueService.QueueDeletedRecently",
+        status=400,
+        shape="QueueDeletedRecently",
     )
     advance(61)
     assert queue_factory(name) == url

@@ -81,7 +81,11 @@ def test_strict_stale_visibility_change_is_the_aws_error_and_changes_nothing(str
     url = strict_sqs.create_queue(QueueName=unique_name("strict"))["QueueUrl"]
     h1, h2 = received_twice(strict_sqs, url)
     expect_error(
-        strict_sqs, strict_sqs.change_message_visibility, QueueUrl=url, ReceiptHandle=h1, VisibilityTimeout=0,
+        strict_sqs,
+        strict_sqs.change_message_visibility,
+        QueueUrl=url,
+        ReceiptHandle=h1,
+        VisibilityTimeout=0,
         **INVALID_PARAMETER,
         message=f"Value {h1} for parameter ReceiptHandle is invalid. "
         "Reason: Message does not exist or is not available for visibility timeout change.",

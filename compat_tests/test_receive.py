@@ -41,20 +41,23 @@ def test_max_number_of_messages(sqs, queue):
 @pytest.mark.parametrize("value", [0, 11, -1])
 def test_max_number_of_messages_out_of_range(sqs_unchecked, queue, value):
     sqs_unchecked.send_message(QueueUrl=queue, MessageBody="m")
-    expect_error(sqs_unchecked, sqs_unchecked.receive_message, QueueUrl=queue, MaxNumberOfMessages=value,
-                 **INVALID_PARAMETER)
+    expect_error(
+        sqs_unchecked, sqs_unchecked.receive_message, QueueUrl=queue, MaxNumberOfMessages=value, **INVALID_PARAMETER
+    )
 
 
 @pytest.mark.parametrize("value", [21, -1])
 def test_wait_time_seconds_out_of_range(sqs_unchecked, queue, value):
-    expect_error(sqs_unchecked, sqs_unchecked.receive_message, QueueUrl=queue, WaitTimeSeconds=value,
-                 **INVALID_PARAMETER)
+    expect_error(
+        sqs_unchecked, sqs_unchecked.receive_message, QueueUrl=queue, WaitTimeSeconds=value, **INVALID_PARAMETER
+    )
 
 
 @pytest.mark.parametrize("value", [43201, -1])
 def test_receive_visibility_timeout_out_of_range(sqs_unchecked, queue, value):
-    expect_error(sqs_unchecked, sqs_unchecked.receive_message, QueueUrl=queue, VisibilityTimeout=value,
-                 **INVALID_PARAMETER)
+    expect_error(
+        sqs_unchecked, sqs_unchecked.receive_message, QueueUrl=queue, VisibilityTimeout=value, **INVALID_PARAMETER
+    )
 
 
 def test_receive_missing_queue(sqs, endpoint):

@@ -30,7 +30,12 @@ VECTORS = {
         "19e27d4e946b072f3f58da80d94fd778",
     ),
     "custom-number": (
-        {"customNumberTypeAttrib": {"DataType": "Number.float", "StringValue": "4563442423554324324264524243.32543234"}},
+        {
+            "customNumberTypeAttrib": {
+                "DataType": "Number.float",
+                "StringValue": "4563442423554324324264524243.32543234",
+            }
+        },
         "9fe1b90bbd9965bdf77bac517c7d2495",
     ),
     "binary": (
@@ -41,7 +46,8 @@ VECTORS = {
         {
             "attribName1": {"DataType": "String", "StringValue": "attribValue 1"},
             "customNumberTypeAttrib": {
-                "DataType": "Number.float", "StringValue": "4563442423554324324264524243.32543234",
+                "DataType": "Number.float",
+                "StringValue": "4563442423554324324264524243.32543234",
             },
             "binaryAttribute": {"DataType": "Binary", "BinaryValue": b"Hello binary world!"},
         },
@@ -72,7 +78,7 @@ def test_send_message_ids_are_unique(sqs, queue):
 
 
 def test_unicode_body_md5_and_round_trip(sqs, queue):
-    body = "héllo wörld \u4e2d\u6587 \U0001F600 <xml>&amp;</xml> \"quoted\" 'single'"
+    body = "héllo wörld \u4e2d\u6587 \U0001f600 <xml>&amp;</xml> \"quoted\" 'single'"
     resp = sqs.send_message(QueueUrl=queue, MessageBody=body)
     assert resp["MD5OfMessageBody"] == md5_hex(body)
     msg = receive_one(sqs, queue)

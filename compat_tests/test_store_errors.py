@@ -51,7 +51,7 @@ def test_a_damaged_store_is_refused_and_left_alone(tmp_path):
     data = bytearray(db.read_bytes())
     page = 4096
     assert len(data) >= 3 * page
-    data[page + 16: 3 * page] = b"\xff" * (2 * page - 16)  # pages of tables: garbage
+    data[page + 16 : 3 * page] = b"\xff" * (2 * page - 16)  # pages of tables: garbage
     db.write_bytes(bytes(data))
     before = _digest(db)
     stderr = _refused(tmp_path, str(db))

@@ -58,8 +58,10 @@ def _statements(sqs, url):
 def test_add_and_remove_permission(sqs, queue):
     arn = queue_attrs(sqs, queue, "QueueArn")["QueueArn"]
     sqs.add_permission(
-        QueueUrl=queue, Label="grant-1",
-        AWSAccountIds=["111111111111", "222222222222"], Actions=["SendMessage", "ReceiveMessage"],
+        QueueUrl=queue,
+        Label="grant-1",
+        AWSAccountIds=["111111111111", "222222222222"],
+        Actions=["SendMessage", "ReceiveMessage"],
     )
     statements = _statements(sqs, queue)
     assert set(statements) == {"grant-1"}
@@ -67,7 +69,8 @@ def test_add_and_remove_permission(sqs, queue):
     assert stmt["Effect"] == "Allow"
     assert stmt["Resource"] == arn
     assert sorted(_as_list(stmt["Principal"]["AWS"])) == [
-        "arn:aws:iam::111111111111:root", "arn:aws:iam::222222222222:root",
+        "arn:aws:iam::111111111111:root",
+        "arn:aws:iam::222222222222:root",
     ]
     assert sorted(_as_list(stmt["Action"])) == ["SQS:ReceiveMessage", "SQS:SendMessage"]
 
@@ -83,8 +86,13 @@ def test_add_and_remove_permission(sqs, queue):
 def test_add_permission_duplicate_label(sqs, queue):
     sqs.add_permission(QueueUrl=queue, Label="dup", AWSAccountIds=["111111111111"], Actions=["SendMessage"])
     expect_error(
-        sqs, sqs.add_permission, QueueUrl=queue, Label="dup", AWSAccountIds=["111111111111"],
-        Actions=["ReceiveMessage"], **INVALID_PARAMETER,
+        sqs,
+        sqs.add_permission,
+        QueueUrl=queue,
+        Label="dup",
+        AWSAccountIds=["111111111111"],
+        Actions=["ReceiveMessage"],
+        **INVALID_PARAMETER,
     )
 
 
@@ -95,6 +103,11 @@ def test_remove_unknown_permission(sqs, queue):
 def test_permission_missing_queue(sqs, endpoint):
     url = f"{endpoint}/{DEFAULT_ACCOUNT}/{unique_name('missing')}"
     expect_error(
-        sqs, sqs.add_permission, QueueUrl=url, Label="x", AWSAccountIds=["111111111111"], Actions=["SendMessage"],
+        sqs,
+        sqs.add_permission,
+        QueueUrl=url,
+        Label="x",
+        AWSAccountIds=["111111111111"],
+        Actions=["SendMessage"],
         **QUEUE_DOES_NOT_EXIST,
     )

@@ -48,8 +48,12 @@ def test_an_explicit_attribute_wins_over_the_header(traced, queue):
 
 
 def test_the_trace_is_no_message_attribute(sqs, queue):
-    sent = sqs.send_message(QueueUrl=queue, MessageBody="traced", MessageAttributes=USER_ATTRIBUTES,
-                            MessageSystemAttributes=_system(ATTRIBUTE_TRACE))
+    sent = sqs.send_message(
+        QueueUrl=queue,
+        MessageBody="traced",
+        MessageAttributes=USER_ATTRIBUTES,
+        MessageSystemAttributes=_system(ATTRIBUTE_TRACE),
+    )
     assert sent["MD5OfMessageAttributes"] == md5_of_attributes(USER_ATTRIBUTES)
     assert sent["MD5OfMessageSystemAttributes"] == ATTRIBUTE_TRACE_MD5
     message = receive_one(sqs, queue, MessageAttributeNames=["All"], AttributeNames=["All"])
@@ -59,10 +63,13 @@ def test_the_trace_is_no_message_attribute(sqs, queue):
 
 
 def test_batch_entries_take_the_header_and_their_own_attribute_wins(traced, queue):
-    result = traced.send_message_batch(QueueUrl=queue, Entries=[
-        {"Id": "header", "MessageBody": "from the header"},
-        {"Id": "own", "MessageBody": "its own", "MessageSystemAttributes": _system(ATTRIBUTE_TRACE)},
-    ])
+    result = traced.send_message_batch(
+        QueueUrl=queue,
+        Entries=[
+            {"Id": "header", "MessageBody": "from the header"},
+            {"Id": "own", "MessageBody": "its own", "MessageSystemAttributes": _system(ATTRIBUTE_TRACE)},
+        ],
+    )
     by_id = {entry["Id"]: entry for entry in result["Successful"]}
     assert "MD5OfMessageSystemAttributes" not in by_id["header"]
     assert by_id["own"]["MD5OfMessageSystemAttributes"] == ATTRIBUTE_TRACE_MD5

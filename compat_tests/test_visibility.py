@@ -95,8 +95,12 @@ def test_change_visibility_beyond_twelve_hours_total(sqs, queue, advance):
     msg = receive_one(sqs, queue, VisibilityTimeout=600)  # still in flight after the advance
     advance(100)
     expect_error(
-        sqs, sqs.change_message_visibility, QueueUrl=queue, ReceiptHandle=msg["ReceiptHandle"],
-        VisibilityTimeout=43200, **INVALID_PARAMETER,
+        sqs,
+        sqs.change_message_visibility,
+        QueueUrl=queue,
+        ReceiptHandle=msg["ReceiptHandle"],
+        VisibilityTimeout=43200,
+        **INVALID_PARAMETER,
     )
     sqs.change_message_visibility(QueueUrl=queue, ReceiptHandle=msg["ReceiptHandle"], VisibilityTimeout=43000)
 
@@ -107,8 +111,12 @@ def test_change_visibility_out_of_range(sqs_unchecked, queue):
     msg = receive_one(sqs, queue)
     for value in (43201, -1):
         expect_error(
-            sqs, sqs.change_message_visibility, QueueUrl=queue, ReceiptHandle=msg["ReceiptHandle"],
-            VisibilityTimeout=value, **INVALID_PARAMETER,
+            sqs,
+            sqs.change_message_visibility,
+            QueueUrl=queue,
+            ReceiptHandle=msg["ReceiptHandle"],
+            VisibilityTimeout=value,
+            **INVALID_PARAMETER,
         )
 
 
@@ -117,7 +125,11 @@ def test_malformed_receipt_handle(sqs, queue, handle):
     sqs.send_message(QueueUrl=queue, MessageBody="m")
     expect_error(sqs, sqs.delete_message, QueueUrl=queue, ReceiptHandle=handle, **RECEIPT_HANDLE_INVALID)
     expect_error(
-        sqs, sqs.change_message_visibility, QueueUrl=queue, ReceiptHandle=handle, VisibilityTimeout=0,
+        sqs,
+        sqs.change_message_visibility,
+        QueueUrl=queue,
+        ReceiptHandle=handle,
+        VisibilityTimeout=0,
         **RECEIPT_HANDLE_INVALID,
     )
     assert counts(sqs, queue) == (1, 0, 0)
@@ -213,7 +225,11 @@ def test_delayed_message_counts_without_time_travel(sqs, queue):
 def test_delay_out_of_range(sqs_unchecked, queue):
     for value in (901, -1):
         expect_error(
-            sqs_unchecked, sqs_unchecked.send_message, QueueUrl=queue, MessageBody="m", DelaySeconds=value,
+            sqs_unchecked,
+            sqs_unchecked.send_message,
+            QueueUrl=queue,
+            MessageBody="m",
+            DelaySeconds=value,
             **INVALID_PARAMETER,
         )
     assert counts(sqs_unchecked, queue) == (0, 0, 0)

@@ -90,10 +90,17 @@ def test_client_response_metadata_has_request_id(sqs, queue):
 
 
 def test_query_send_receive_xml_shape(raw, sqs, queue):
-    body = "raw <query> & \"body\"\r\nline2"
-    resp = raw.query({"Action": "SendMessage", "QueueUrl": queue, "MessageBody": body,
-                      "MessageAttribute.1.Name": "n", "MessageAttribute.1.Value.DataType": "String",
-                      "MessageAttribute.1.Value.StringValue": "v"})
+    body = 'raw <query> & "body"\r\nline2'
+    resp = raw.query(
+        {
+            "Action": "SendMessage",
+            "QueueUrl": queue,
+            "MessageBody": body,
+            "MessageAttribute.1.Name": "n",
+            "MessageAttribute.1.Value.DataType": "String",
+            "MessageAttribute.1.Value.StringValue": "v",
+        }
+    )
     assert resp.status == 200, resp.body
     assert resp.xml_namespace() == QUERY_NS
     root = resp.xml()
@@ -104,8 +111,9 @@ def test_query_send_receive_xml_shape(raw, sqs, queue):
     assert root.findtext("SendMessageResult/MD5OfMessageAttributes")
     assert root.findtext("ResponseMetadata/RequestId") == _request_id(resp)
 
-    resp = raw.query({"Action": "ReceiveMessage", "QueueUrl": queue, "AttributeName.1": "All",
-                      "MessageAttributeName.1": "All"})
+    resp = raw.query(
+        {"Action": "ReceiveMessage", "QueueUrl": queue, "AttributeName.1": "All", "MessageAttributeName.1": "All"}
+    )
     assert resp.status == 200, resp.body
     msg = resp.xml().find("ReceiveMessageResult/Message")
     assert msg is not None, resp.body
@@ -155,11 +163,16 @@ def test_query_batch_error_is_rendered(raw, queue):
 
 def test_query_partial_batch_sender_fault(raw, queue_factory):
     url = queue_factory(attributes={"MaximumMessageSize": 1024})
-    resp = raw.query({
-        "Action": "SendMessageBatch", "QueueUrl": url,
-        "SendMessageBatchRequestEntry.1.Id": "ok", "SendMessageBatchRequestEntry.1.MessageBody": "fine",
-        "SendMessageBatchRequestEntry.2.Id": "big", "SendMessageBatchRequestEntry.2.MessageBody": "x" * 1025,
-    })
+    resp = raw.query(
+        {
+            "Action": "SendMessageBatch",
+            "QueueUrl": url,
+            "SendMessageBatchRequestEntry.1.Id": "ok",
+            "SendMessageBatchRequestEntry.1.MessageBody": "fine",
+            "SendMessageBatchRequestEntry.2.Id": "big",
+            "SendMessageBatchRequestEntry.2.MessageBody": "x" * 1025,
+        }
+    )
     assert resp.status == 200, resp.body
     root = resp.xml()
     assert [e.findtext("Id") for e in root.findall("SendMessageBatchResult/SendMessageBatchResultEntry")] == ["ok"]
@@ -172,9 +185,16 @@ def test_query_partial_batch_sender_fault(raw, queue_factory):
 
 def test_json_partial_batch_sender_fault_is_boolean(raw, queue_factory):
     url = queue_factory(attributes={"MaximumMessageSize": 1024})
-    resp = raw.json_call("SendMessageBatch", {"QueueUrl": url, "Entries": [
-        {"Id": "ok", "MessageBody": "fine"}, {"Id": "big", "MessageBody": "x" * 1025},
-    ]})
+    resp = raw.json_call(
+        "SendMessageBatch",
+        {
+            "QueueUrl": url,
+            "Entries": [
+                {"Id": "ok", "MessageBody": "fine"},
+                {"Id": "big", "MessageBody": "x" * 1025},
+            ],
+        },
+    )
     assert resp.status == 200, resp.body
     body = resp.json()
     (failed,) = body["Failed"]
@@ -206,12 +226,15 @@ def test_unknown_json_target(raw):
 
 
 @pytest.mark.parametrize("proto", PROTOCOLS)
-@pytest.mark.parametrize("op,params", [
-    ("SendMessage", {"MessageBody": "no queue url"}),
-    ("ReceiveMessage", {}),
-    ("DeleteMessage", {"ReceiptHandle": "x"}),
-    ("GetQueueAttributes", {}),
-])
+@pytest.mark.parametrize(
+    "op,params",
+    [
+        ("SendMessage", {"MessageBody": "no queue url"}),
+        ("ReceiveMessage", {}),
+        ("DeleteMessage", {"ReceiptHandle": "x"}),
+        ("GetQueueAttributes", {}),
+    ],
+)
 def test_missing_queue_url(raw, proto, op, params):
     resp = raw.call(proto, op, params)
     _assert_client_error_response(resp, proto)
@@ -229,12 +252,21 @@ def test_missing_required_parameter(raw, queue, proto):
         assert resp.header("x-amzn-query-error", "").startswith("MissingParameter;")
 
 
-@pytest.mark.parametrize("body", [b"this is not json", b"{", b"[1, 2]", b"\xff\xfe", b""], ids=[
-    "text", "truncated", "array", "binary", "empty"])
+@pytest.mark.parametrize(
+    "body",
+    [b"this is not json", b"{", b"[1, 2]", b"\xff\xfe", b""],
+    ids=["text", "truncated", "array", "binary", "empty"],
+)
 def test_non_json_body_with_target(raw, body):
-    resp = raw.request("POST", "/", body, {
-        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "AmazonSQS.ListQueues",
-    })
+    resp = raw.request(
+        "POST",
+        "/",
+        body,
+        {
+            "Content-Type": "application/x-amz-json-1.0",
+            "X-Amz-Target": "AmazonSQS.ListQueues",
+        },
+    )
     if body == b"":
         # An empty body may be read as an empty request: ListQueues then succeeds.
         assert resp.status in (200, 400), resp.body
@@ -288,9 +320,14 @@ def _queue_path(url: str) -> str:
     return "/" + url.split("/", 3)[3]
 
 
-@pytest.mark.parametrize("query", [
-    "Action=CreateQueue&QueueName=x", "Action=ListQueues", "Action=GetQueueUrl&QueueName=x",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Action=CreateQueue&QueueName=x",
+        "Action=ListQueues",
+        "Action=GetQueueUrl&QueueName=x",
+    ],
+)
 def test_get_on_a_queue_url_with_an_action_not_for_queues(raw, queue, query):
     resp = raw.request("GET", f"{_queue_path(queue)}?{query}&Version=2012-11-05")
     assert resp.status == 400, resp.body
@@ -333,8 +370,9 @@ def test_query_receive_in_json(raw, sqs, queue):
     assert empty.status == 200, empty.body
     assert empty.json()["ReceiveMessageResponse"]["ReceiveMessageResult"] == {"messages": None}
     sent = sqs.send_message(QueueUrl=queue, MessageBody="json please")
-    resp = raw.query({"Action": "ReceiveMessage", "QueueUrl": queue, "AttributeName.1": "ApproximateReceiveCount"},
-                     headers=headers)
+    resp = raw.query(
+        {"Action": "ReceiveMessage", "QueueUrl": queue, "AttributeName.1": "ApproximateReceiveCount"}, headers=headers
+    )
     assert resp.status == 200, resp.body
     (message,) = resp.json()["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"]
     assert message["Body"] == "json please" and message["MessageId"] == sent["MessageId"]
@@ -344,10 +382,16 @@ def test_query_receive_in_json(raw, sqs, queue):
 
 
 def test_query_error_in_json(raw):
-    resp = raw.request("GET", f"/?Action=GetQueueUrl&QueueName={unique_name('missing')}&Version=2012-11-05",
-                       headers={"Accept": "application/json"})
+    resp = raw.request(
+        "GET",
+        f"/?Action=GetQueueUrl&QueueName={unique_name('missing')}&Version=2012-11-05",
+        headers={"Accept": "application/json"},
+    )
     assert resp.status == 400
     error = resp.json()["ErrorResponse"]
-    assert error["Error"] == {"Type": "Sender", "Code": NON_EXISTENT_QUEUE,
-                              "Message": "The specified queue does not exist for this wsdl version."}
+    assert error["Error"] == {
+        "Type": "Sender",
+        "Code": NON_EXISTENT_QUEUE,
+        "Message": "The specified queue does not exist for this wsdl version.",
+    }
     assert error["RequestId"] == _request_id(resp)

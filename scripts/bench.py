@@ -87,8 +87,7 @@ class Server:
         self.port = free_port()
         cmd = shlex.split(self.cmd_template.format(python=sys.executable, port=self.port))
         log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
         self.ps = psutil.Process(self.proc.pid)
         self._wait_ready()
@@ -97,16 +96,16 @@ class Server:
         deadline = time.monotonic() + READY_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.label} exited with code {self.proc.returncode}:\n"
-                                   + self.log_tail())
+                raise RuntimeError(f"{self.label} exited with code {self.proc.returncode}:\n" + self.log_tail())
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
                     return
             except OSError:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"{self.label} did not open port {self.port} within "
-                           f"{READY_TIMEOUT_S:.0f} s:\n" + self.log_tail())
+        raise RuntimeError(
+            f"{self.label} did not open port {self.port} within {READY_TIMEOUT_S:.0f} s:\n" + self.log_tail()
+        )
 
     def log_tail(self, lines: int = 20) -> str:
         try:
@@ -167,8 +166,7 @@ def make_client(server: Server):
         region_name="us-east-1",
         aws_access_key_id="test",
         aws_secret_access_key="test",
-        config=Config(retries={"max_attempts": 0}, read_timeout=20,
-                      connect_timeout=5, max_pool_connections=4),
+        config=Config(retries={"max_attempts": 0}, read_timeout=20, connect_timeout=5, max_pool_connections=4),
     )
 
 
@@ -237,8 +235,9 @@ def warm_up(client, url: str) -> None:
         msgs = r.get("Messages", [])
         if not msgs:
             break
-        client.delete_message_batch(QueueUrl=url, Entries=[
-            {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(msgs)])
+        client.delete_message_batch(
+            QueueUrl=url, Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(msgs)]
+        )
 
 
 def per_msg(meter: Meter, count: int) -> dict:
@@ -283,8 +282,7 @@ def fig_batch_send(server, client, args) -> dict:
     try:
         warm_up(client, url)
         with Meter(server) as m:
-            sent = send_batches(client, url, args.n,
-                                deadline=time.monotonic() + args.phase_budget)
+            sent = send_batches(client, url, args.n, deadline=time.monotonic() + args.phase_budget)
         return budget_note(per_msg(m, sent), sent, args.n, args.phase_budget, "batch sends")
     finally:
         drop_queue(client, url)
@@ -294,8 +292,7 @@ def fig_receive_delete(server, client, args) -> dict:
     url = new_queue(client, "recv")
     try:
         warm_up(client, url)
-        filled = send_batches(client, url, args.n,
-                              deadline=time.monotonic() + args.phase_budget)
+        filled = send_batches(client, url, args.n, deadline=time.monotonic() + args.phase_budget)
         received = 0
         empty_in_a_row = 0
         max_calls = filled // 10 * 3 + 50  # bounded even if the server misbehaves
@@ -304,8 +301,7 @@ def fig_receive_delete(server, client, args) -> dict:
             for _ in range(max_calls):
                 if time.monotonic() > deadline:
                     break
-                r = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10,
-                                           VisibilityTimeout=300)
+                r = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=300)
                 msgs = r.get("Messages", [])
                 if not msgs:
                     empty_in_a_row += 1
@@ -313,14 +309,16 @@ def fig_receive_delete(server, client, args) -> dict:
                         break
                     continue
                 empty_in_a_row = 0
-                client.delete_message_batch(QueueUrl=url, Entries=[
-                    {"Id": str(i), "ReceiptHandle": x["ReceiptHandle"]}
-                    for i, x in enumerate(msgs)])
+                client.delete_message_batch(
+                    QueueUrl=url,
+                    Entries=[{"Id": str(i), "ReceiptHandle": x["ReceiptHandle"]} for i, x in enumerate(msgs)],
+                )
                 received += len(msgs)
         out = per_msg(m, received)
         if received != args.n:
-            out["note"] = (f"filled {filled:,} of {args.n:,} (fill budget "
-                           f"{args.phase_budget:.0f} s), drained {received:,}")
+            out["note"] = (
+                f"filled {filled:,} of {args.n:,} (fill budget {args.phase_budget:.0f} s), drained {received:,}"
+            )
         return out
     finally:
         drop_queue(client, url)
@@ -341,18 +339,24 @@ def fig_depth(server, client, args) -> dict:
         for depth in sorted(args.depths):
             need = depth - in_queue
             if fill_rate and need / fill_rate > args.fill_budget:
-                results[depth] = {"skipped": (
-                    f"too slow: filling {need:,} more messages at {fill_rate:,.0f} msgs/s "
-                    f"would take ~{need / fill_rate:.0f} s > budget {args.fill_budget:.0f} s")}
+                results[depth] = {
+                    "skipped": (
+                        f"too slow: filling {need:,} more messages at {fill_rate:,.0f} msgs/s "
+                        f"would take ~{need / fill_rate:.0f} s > budget {args.fill_budget:.0f} s"
+                    )
+                }
                 break
             t0 = time.monotonic()
             in_queue += send_batches(client, url, need, deadline=t0 + args.fill_budget)
             fill_s = time.monotonic() - t0
             fill_rate = need / fill_s if fill_s > 0 else None
             if in_queue < depth:
-                results[depth] = {"skipped": (
-                    f"too slow: fill passed the {args.fill_budget:.0f} s budget "
-                    f"at {in_queue:,} of {depth:,} messages")}
+                results[depth] = {
+                    "skipped": (
+                        f"too slow: fill passed the {args.fill_budget:.0f} s budget "
+                        f"at {in_queue:,} of {depth:,} messages"
+                    )
+                }
                 break
             results[depth] = time_receives(server, client, url, args.k, args.receive_budget)
             results[depth]["fill_s"] = fill_s
@@ -369,8 +373,7 @@ def time_receives(server, client, url, k: int, budget_s: float) -> dict:
     with Meter(server) as m:
         for _ in range(k):
             t0 = time.perf_counter()
-            r = client.receive_message(QueueUrl=url, MaxNumberOfMessages=1,
-                                       VisibilityTimeout=3600)
+            r = client.receive_message(QueueUrl=url, MaxNumberOfMessages=1, VisibilityTimeout=3600)
             walls.append(time.perf_counter() - t0)
             if not r.get("Messages"):
                 raise RuntimeError("receive returned no message at depth")
@@ -405,8 +408,7 @@ def fig_long_poll(server, client, args) -> dict:
 
             def wait_for_message():
                 try:
-                    r = poller.receive_message(QueueUrl=url, WaitTimeSeconds=10,
-                                               MaxNumberOfMessages=1)
+                    r = poller.receive_message(QueueUrl=url, WaitTimeSeconds=10, MaxNumberOfMessages=1)
                     box["t"] = time.perf_counter()
                     box["msgs"] = r.get("Messages", [])
                 except Exception as e:  # reported as a miss
@@ -459,9 +461,13 @@ def fig_memory(server, client, args) -> dict:
         sent = send_batches(client, url, args.m, deadline=t0 + args.memory_budget)
         time.sleep(0.2)
         rss1 = server.rss_bytes()
-        out = {"bytes_per_msg": (rss1 - rss0) / sent if sent else None,
-               "messages": sent, "rss_before_mb": rss0 / 2**20, "rss_after_mb": rss1 / 2**20,
-               "fill_s": time.monotonic() - t0}
+        out = {
+            "bytes_per_msg": (rss1 - rss0) / sent if sent else None,
+            "messages": sent,
+            "rss_before_mb": rss0 / 2**20,
+            "rss_after_mb": rss1 / 2**20,
+            "fill_s": time.monotonic() - t0,
+        }
         return budget_note(out, sent, args.m, args.memory_budget, "fill")
     finally:
         drop_queue(client, url)
@@ -487,8 +493,10 @@ def fig_fifo(server, client, args) -> dict:
                     msgs = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
                     if not msgs:
                         break
-                    client.delete_message_batch(QueueUrl=url, Entries=[
-                        {"Id": str(i), "ReceiptHandle": x["ReceiptHandle"]} for i, x in enumerate(msgs)])
+                    client.delete_message_batch(
+                        QueueUrl=url,
+                        Entries=[{"Id": str(i), "ReceiptHandle": x["ReceiptHandle"]} for i, x in enumerate(msgs)],
+                    )
                     received += len(msgs)
             out[f"{kind}_recv_delete_cpu_us"] = m.cpu * 1e6 / received if received else None
         finally:
@@ -523,8 +531,11 @@ def time_receive_deletes(server, client, url, k: int, budget_s: float) -> dict:
             client.delete_message(QueueUrl=url, ReceiptHandle=msgs[0]["ReceiptHandle"])
             if time.monotonic() > deadline:
                 break
-    return {"cpu_us_per_round": m.cpu * 1e6 / len(walls), "receive_wall_ms": statistics.mean(walls) * 1e3,
-            "receives": len(walls)}
+    return {
+        "cpu_us_per_round": m.cpu * 1e6 / len(walls),
+        "receive_wall_ms": statistics.mean(walls) * 1e3,
+        "receives": len(walls),
+    }
 
 
 # --------------------------------------------------------------------------
@@ -553,8 +564,7 @@ def run_phase(name, fn, servers, clients, args, results) -> None:
             except Exception as e:
                 value = {"error": f"{type(e).__name__}: {e}"}
         results.setdefault(name, {}).setdefault(label, []).append(value)
-        print(f"  {name:<14} {label:<10} {time.monotonic() - t0:6.1f} s  {brief(value)}",
-              flush=True)
+        print(f"  {name:<14} {label:<10} {time.monotonic() - t0:6.1f} s  {brief(value)}", flush=True)
 
 
 def brief(value: dict) -> str:
@@ -603,23 +613,37 @@ def table_rows(results: dict, labels: list[str], args) -> list[tuple]:
     add("recv+delete batch: msgs/s", "higher", "recv_delete", "msgs_per_s")
     add("recv+delete batch: server CPU us/msg", "lower", "recv_delete", "cpu_us_per_msg")
     for d in sorted(args.depths):
-        pick = (lambda d: lambda runs: [r.get(d, {"skipped": "not reached"}) for r in runs
-                                        if isinstance(r, dict) and "error" not in r]
-                or runs)(d)
+        pick = (
+            lambda d: (
+                lambda runs: (
+                    [r.get(d, {"skipped": "not reached"}) for r in runs if isinstance(r, dict) and "error" not in r]
+                    or runs
+                )
+            )
+        )(d)
         add(f"receive @ depth {d:,}: server CPU us", "lower", "depth", "cpu_us_per_recv", pick)
         add(f"receive @ depth {d:,}: wall ms", "lower", "depth", "wall_ms_per_recv", pick)
     add("long poll wake: median ms", "lower", "long_poll", "median_ms")
     add("long poll wake: max ms", "lower", "long_poll", "max_ms")
-    add("long poll wake: median ms from send start", "lower", "long_poll",
-        "median_ms_from_send_start")
+    add("long poll wake: median ms from send start", "lower", "long_poll", "median_ms_from_send_start")
     add(f"memory: bytes/msg (M={args.m:,})", "lower", "memory", "bytes_per_msg")
     for kind in ("standard", "fifo"):
         add(f"{kind}: batch send server CPU us/msg", "lower", "fifo", f"{kind}_send_cpu_us")
         add(f"{kind}: recv+delete server CPU us/msg", "lower", "fifo", f"{kind}_recv_delete_cpu_us")
     for kind, title in (("standard", "standard"), ("fifo1", "fifo, 1 group"), ("fifo1000", "fifo, 1,000 groups")):
         for d in sorted(args.depths):
-            pick = (lambda key: lambda runs: [r.get(key, {"skipped": "not reached"}) for r in runs
-                                              if isinstance(r, dict) and "error" not in r] or runs)(f"{kind}@{d}")
+            pick = (
+                lambda key: (
+                    lambda runs: (
+                        [
+                            r.get(key, {"skipped": "not reached"})
+                            for r in runs
+                            if isinstance(r, dict) and "error" not in r
+                        ]
+                        or runs
+                    )
+                )
+            )(f"{kind}@{d}")
             add(f"{title} @ depth {d:,}: receive+delete server CPU us", "lower", "fifo", "cpu_us_per_round", pick)
     return rows
 
@@ -641,16 +665,14 @@ def print_table(rows, labels, results) -> str:
         a, b = cells[0], cells[1]
         numbers = isinstance(a, (int, float)) and isinstance(b, (int, float))
         ratio = a / b if numbers and a >= 0 and b > 0 else None  # no ratio of a negative latency
-        lines_data.append([title, *(fmt(c) for c in cells),
-                           f"{ratio:.3g}x" if ratio is not None else "-", better])
+        lines_data.append([title, *(fmt(c) for c in cells), f"{ratio:.3g}x" if ratio is not None else "-", better])
     widths = [max(len(r[i]) for r in [header, *lines_data]) for i in range(len(header))]
     out = []
     sep = "-+-".join("-" * w for w in widths)
     out.append(" | ".join(h.ljust(w) for h, w in zip(header, widths)))
     out.append(sep)
     for r in lines_data:
-        out.append(" | ".join([r[0].ljust(widths[0])]
-                              + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]))
+        out.append(" | ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]))
     notes = collect_notes(results)
     if notes:
         out.append("")
@@ -685,41 +707,57 @@ def collect_notes(results) -> list[str]:
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="\n".join(__doc__.splitlines()[-6:]))
-    p.add_argument("--targets", default="emulator,moto",
-                   help="two comma-separated servers, A then B: emulator or moto "
-                        "(default emulator,moto; moto,moto checks the harness)")
-    p.add_argument("--emulator-cmd", default=EMULATOR_CMD,
-                   help="command for the emulator; {port} and {python} are filled in")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join(__doc__.splitlines()[-6:]),
+    )
+    p.add_argument(
+        "--targets",
+        default="emulator,moto",
+        help="two comma-separated servers, A then B: emulator or moto "
+        "(default emulator,moto; moto,moto checks the harness)",
+    )
+    p.add_argument(
+        "--emulator-cmd", default=EMULATOR_CMD, help="command for the emulator; {port} and {python} are filled in"
+    )
     p.add_argument("--moto-cmd", default=MOTO_CMD, help="command for moto")
-    p.add_argument("--quick", action="store_true",
-                   help="short run (< 2 min): N=300, depths 1000,10000, M=5000, short budgets")
+    p.add_argument(
+        "--quick", action="store_true", help="short run (< 2 min): N=300, depths 1000,10000, M=5000, short budgets"
+    )
     p.add_argument("-n", type=int, help="messages for send / batch / recv+delete (default 2000)")
     p.add_argument("-k", type=int, help="receives timed at each depth (default 300)")
     p.add_argument("-m", type=int, help="messages for the memory figure (default 50000)")
     p.add_argument("--depths", help="comma-separated queue depths (default 1000,10000,100000)")
     p.add_argument("--polls", type=int, help="long-poll samples (default 10)")
-    p.add_argument("--repeat", type=int,
-                   help="rounds of the send/batch/recv figures, A,B,A,B... (default 2)")
-    p.add_argument("--phase-budget", type=float,
-                   help="seconds each send / batch / recv+delete loop may take "
-                        "(default 30, quick 15); a slow server then reports fewer messages")
-    p.add_argument("--fill-budget", type=float,
-                   help="seconds a depth fill may take before that depth is skipped "
-                        "(default 120, quick 30)")
-    p.add_argument("--receive-budget", type=float,
-                   help="seconds the timed receives at one depth may take (default 60, quick 10)")
-    p.add_argument("--memory-budget", type=float,
-                   help="seconds the memory fill may take (default 60, quick 15)")
-    p.add_argument("--only", help="comma-separated figures to run: "
-                                  "send,batch_send,recv_delete,depth,long_poll,memory,fifo")
+    p.add_argument("--repeat", type=int, help="rounds of the send/batch/recv figures, A,B,A,B... (default 2)")
+    p.add_argument(
+        "--phase-budget",
+        type=float,
+        help="seconds each send / batch / recv+delete loop may take "
+        "(default 30, quick 15); a slow server then reports fewer messages",
+    )
+    p.add_argument(
+        "--fill-budget",
+        type=float,
+        help="seconds a depth fill may take before that depth is skipped (default 120, quick 30)",
+    )
+    p.add_argument(
+        "--receive-budget", type=float, help="seconds the timed receives at one depth may take (default 60, quick 10)"
+    )
+    p.add_argument("--memory-budget", type=float, help="seconds the memory fill may take (default 60, quick 15)")
+    p.add_argument(
+        "--only", help="comma-separated figures to run: send,batch_send,recv_delete,depth,long_poll,memory,fifo"
+    )
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    p.add_argument("--store", action="store_true",
-                   help="the persistence figures instead: memory, --sync off / interval / always")
-    p.add_argument("--restart-counts", default="100000,1000000",
-                   help="stored messages for the --store restart figure (default 100000,1000000)")
+    p.add_argument(
+        "--store", action="store_true", help="the persistence figures instead: memory, --sync off / interval / always"
+    )
+    p.add_argument(
+        "--restart-counts",
+        default="100000,1000000",
+        help="stored messages for the --store restart figure (default 100000,1000000)",
+    )
     args = p.parse_args(argv)
     args.restart_counts = [int(c) for c in args.restart_counts.split(",") if c.strip()]
 
@@ -773,8 +811,7 @@ def main(argv=None) -> int:
     try:
         for s in servers:
             s.start()
-            print(f"started {s.label} on port {s.port} (pid {s.proc.pid}), log {s.log_path}",
-                  flush=True)
+            print(f"started {s.label} on port {s.port} (pid {s.proc.pid}), log {s.log_path}", flush=True)
         clients = {s.label: make_client(s) for s in servers}
         for name, fn, repeated in PHASES:
             if only and name not in only:
@@ -791,21 +828,27 @@ def main(argv=None) -> int:
             s.stop()
 
     elapsed = time.monotonic() - started
-    print(f"\nFinished in {elapsed:.0f} s. Ratio = {labels[0]} / {labels[1]}; "
-          "server CPU from psutil (10 ms tick resolution).\n")
+    print(
+        f"\nFinished in {elapsed:.0f} s. Ratio = {labels[0]} / {labels[1]}; "
+        "server CPU from psutil (10 ms tick resolution).\n"
+    )
     rows = table_rows(results, labels, args)
     text = print_table(rows, labels, results)
 
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({
-                "targets": labels,
-                "options": {k: v for k, v in vars(args).items() if k != "json"},
-                "elapsed_s": elapsed,
-                "table": [{"figure": t, "better": b, **dict(zip(labels, c))} for t, b, c in rows],
-                "raw": json_safe(results),
-                "text": text,
-            }, f, indent=2)
+            json.dump(
+                {
+                    "targets": labels,
+                    "options": {k: v for k, v in vars(args).items() if k != "json"},
+                    "elapsed_s": elapsed,
+                    "table": [{"figure": t, "better": b, **dict(zip(labels, c))} for t, b, c in rows],
+                    "raw": json_safe(results),
+                    "text": text,
+                },
+                f,
+                indent=2,
+            )
         print(f"\nwrote {args.json}")
     return 0
 

@@ -49,8 +49,14 @@ class Engine:
         self.store = open_store(None if mode == "memory" else data_dir, "interval" if mode == "memory" else mode)
         self.broker = Broker(RealClock(), journal=self.store)
         self.store.recover(self.broker)
-        self.ctx = api.Context(broker=self.broker, account="000000000000", region="us-east-1",
-                               base_url="http://localhost", default_region="us-east-1", sender_id="000000000000")
+        self.ctx = api.Context(
+            broker=self.broker,
+            account="000000000000",
+            region="us-east-1",
+            base_url="http://localhost",
+            default_region="us-east-1",
+            sender_id="000000000000",
+        )
         self.url = self.call("CreateQueue", QueueName="seed")["QueueUrl"]
 
     def call(self, operation: str, **params) -> dict:
@@ -91,8 +97,11 @@ def seed_workload(mode: str, data_dir: str, threads: int = 1) -> dict:
             timings[name] = (time.perf_counter() - started) * 1000
     finally:
         engine.close()
-    return {**timings, "push_x_seed": SEED["push_ms"] / timings["push_ms"],
-            "poll_x_seed": SEED["poll_ms"] / timings["poll_ms"]}
+    return {
+        **timings,
+        "push_x_seed": SEED["push_ms"] / timings["push_ms"],
+        "poll_x_seed": SEED["poll_ms"] / timings["poll_ms"],
+    }
 
 
 # -- 2. through the server --------------------------------------------------------
@@ -115,8 +124,10 @@ def server_load(bench, server, clients: int, count: int) -> dict:
             messages = client.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
             if not messages:
                 return
-            client.delete_message_batch(QueueUrl=url, Entries=[
-                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)])
+            client.delete_message_batch(
+                QueueUrl=url,
+                Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)],
+            )
 
     out = {}
     for name, work in (("send", send), ("recv_delete", receive_delete)):
@@ -141,8 +152,11 @@ def fill_store(data_dir: str, count: int) -> int:
     engine = Engine("interval", data_dir)
     try:
         for start in range(0, count, 10):
-            engine.call("SendMessageBatch", QueueUrl=engine.url,
-                        Entries=[{"Id": str(i), "MessageBody": BODY} for i in range(min(10, count - start))])
+            engine.call(
+                "SendMessageBatch",
+                QueueUrl=engine.url,
+                Entries=[{"Id": str(i), "MessageBody": BODY} for i in range(min(10, count - start))],
+            )
     finally:
         engine.close()
     return sum(os.path.getsize(os.path.join(data_dir, name)) for name in os.listdir(data_dir))
@@ -157,8 +171,11 @@ def restart(bench, log_dir: str, data_dir: str, count: int) -> dict:
     try:
         client = bench.make_client(server)
         url = client.get_queue_url(QueueName="seed")["QueueUrl"]
-        depth = int(client.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])
-                    ["Attributes"]["ApproximateNumberOfMessages"])
+        depth = int(
+            client.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])["Attributes"][
+                "ApproximateNumberOfMessages"
+            ]
+        )
         if depth != count:
             raise AssertionError(f"restarted with {depth:,} of {count:,} messages")
         rss = server.rss_bytes()
@@ -182,11 +199,15 @@ def run(bench, args) -> int:
                 figures = seed_workload(mode, data_dir, threads)
                 label = f"{mode}" + (f", {threads} threads" if threads > 1 else "")
                 rows.append(("seed", label, figures))
-                print(f"  {label:<20} push {figures['push_ms']:7.0f} ms ({figures['push_x_seed']:.1f}x the seed)"
-                      f"   receive+delete {figures['poll_ms']:7.0f} ms ({figures['poll_x_seed']:.1f}x the seed)",
-                      flush=True)
-        print(f"  seed (BerkeleyDB, synced every 1,000 operations): push {SEED['push_ms']} ms, "
-              f"poll {SEED['poll_ms']} ms", flush=True)
+                print(
+                    f"  {label:<20} push {figures['push_ms']:7.0f} ms ({figures['push_x_seed']:.1f}x the seed)"
+                    f"   receive+delete {figures['poll_ms']:7.0f} ms ({figures['poll_x_seed']:.1f}x the seed)",
+                    flush=True,
+                )
+        print(
+            f"  seed (BerkeleyDB, synced every 1,000 operations): push {SEED['push_ms']} ms, poll {SEED['poll_ms']} ms",
+            flush=True,
+        )
 
         print(f"2. through the server: {count:,} single sends, then receive(10)+delete batches", flush=True)
         for mode in MODES:
@@ -197,10 +218,13 @@ def run(bench, args) -> int:
                 for clients in (1, 8):
                     figures = server_load(bench, server, clients, count)
                     rows.append(("server", f"{mode}, {clients} clients", figures))
-                    print(f"  {mode:<9} {clients} clients: send {figures['send_msgs_per_s']:6.0f}/s "
-                          f"{figures['send_cpu_us']:5.0f} us CPU/msg   recv+delete "
-                          f"{figures['recv_delete_msgs_per_s']:6.0f}/s {figures['recv_delete_cpu_us']:5.0f} us "
-                          f"CPU/msg", flush=True)
+                    print(
+                        f"  {mode:<9} {clients} clients: send {figures['send_msgs_per_s']:6.0f}/s "
+                        f"{figures['send_cpu_us']:5.0f} us CPU/msg   recv+delete "
+                        f"{figures['recv_delete_msgs_per_s']:6.0f}/s {figures['recv_delete_cpu_us']:5.0f} us "
+                        f"CPU/msg",
+                        flush=True,
+                    )
             finally:
                 server.stop()
 
@@ -209,8 +233,11 @@ def run(bench, args) -> int:
             data_dir = tempfile.mkdtemp(prefix=f"restart-{stored}-", dir=log_dir)
             figures = restart(bench, log_dir, data_dir, stored)
             rows.append(("restart", f"{stored:,} messages", figures))
-            print(f"  {stored:>9,} messages: started in {figures['start_s']:.2f} s, "
-                  f"{figures['disk_bytes_per_msg']:.0f} disk bytes/msg, RSS {figures['rss_mb']:.0f} MB", flush=True)
+            print(
+                f"  {stored:>9,} messages: started in {figures['start_s']:.2f} s, "
+                f"{figures['disk_bytes_per_msg']:.0f} disk bytes/msg, RSS {figures['rss_mb']:.0f} MB",
+                flush=True,
+            )
             shutil.rmtree(data_dir, ignore_errors=True)
     finally:
         shutil.rmtree(log_dir, ignore_errors=True)

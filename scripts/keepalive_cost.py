@@ -46,8 +46,12 @@ def measure(handler, n: int) -> tuple[float, float]:
     emulator = build(Options(port=0), handler=handler)
     server = emulator.http
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    client = subprocess.Popen([sys.executable, "-c", CLIENT.format(port=server.server_port, n=n)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    client = subprocess.Popen(
+        [sys.executable, "-c", CLIENT.format(port=server.server_port, n=n)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         client.stdout.readline()
         me = psutil.Process()

@@ -24,7 +24,9 @@ def make_message(body: str = "hello", group_id: str | None = None, dedup_id: str
     return Message(str(uuid.uuid4()), body, {}, {}, md5, None, "AIDATEST", group_id, dedup_id)
 
 
-def send(queue, body: str = "hello", delay: int = 0, group_id: str | None = None, dedup_id: str | None = None) -> Message:
+def send(
+    queue, body: str = "hello", delay: int = 0, group_id: str | None = None, dedup_id: str | None = None
+) -> Message:
     message = make_message(body, group_id, dedup_id)
     queue.send([(message, delay)])
     return message

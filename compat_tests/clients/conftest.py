@@ -44,7 +44,6 @@ def clean_env(**extra: str) -> dict:
     return env
 
 
-
 def _clock_of(endpoint: str) -> str | None:
     try:
         with urllib.request.urlopen(endpoint + "/_emulator/health", timeout=5) as resp:

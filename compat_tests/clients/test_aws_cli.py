@@ -26,7 +26,11 @@ class Cli:
     def run(self, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             [self.exe, "--endpoint-url", self.endpoint, "--output", "json", "sqs", *args],
-            env=self.env, capture_output=True, text=True, timeout=CLI_TIMEOUT, stdin=subprocess.DEVNULL,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=CLI_TIMEOUT,
+            stdin=subprocess.DEVNULL,
         )
 
     def __call__(self, *args: str) -> dict:
@@ -45,9 +49,14 @@ def aws(endpoint, tmp_path):
     config.write_text("")
     credentials.write_text("")
     env = clean_env(
-        AWS_ACCESS_KEY_ID="test", AWS_SECRET_ACCESS_KEY="test", AWS_DEFAULT_REGION="us-east-1",
-        AWS_CONFIG_FILE=str(config), AWS_SHARED_CREDENTIALS_FILE=str(credentials),
-        AWS_EC2_METADATA_DISABLED="true", AWS_MAX_ATTEMPTS="1", AWS_PAGER="",
+        AWS_ACCESS_KEY_ID="test",
+        AWS_SECRET_ACCESS_KEY="test",
+        AWS_DEFAULT_REGION="us-east-1",
+        AWS_CONFIG_FILE=str(config),
+        AWS_SHARED_CREDENTIALS_FILE=str(credentials),
+        AWS_EC2_METADATA_DISABLED="true",
+        AWS_MAX_ATTEMPTS="1",
+        AWS_PAGER="",
     )
     cli = Cli(exe, endpoint, env)
     yield cli
@@ -75,7 +84,7 @@ def test_send_receive_delete(aws, endpoint):
     assert attrs["MaximumMessageSize"] == "2048"
     assert attrs["QueueArn"] == f"arn:aws:sqs:us-east-1:{DEFAULT_ACCOUNT}:{name}"
 
-    body = "héllo wörld ✓ 😀 {\"json\": true}"
+    body = 'héllo wörld ✓ 😀 {"json": true}'
     # The v1 CLI sends a blob given as a JSON string as its raw UTF-8 bytes.
     message_attributes = {
         "Greeting": {"DataType": "String", "StringValue": "grüße ✓"},
@@ -86,13 +95,29 @@ def test_send_receive_delete(aws, endpoint):
     expected_md5 = md5_of_attributes(
         {**message_attributes, "Blob": {"DataType": "Binary", "BinaryValue": b"raw-bytes"}}
     )
-    sent = aws("send-message", "--queue-url", url, "--message-body", body,
-               "--message-attributes", json.dumps(message_attributes))
+    sent = aws(
+        "send-message",
+        "--queue-url",
+        url,
+        "--message-body",
+        body,
+        "--message-attributes",
+        json.dumps(message_attributes),
+    )
     assert sent["MD5OfMessageBody"] == md5_hex(body)
     assert sent["MD5OfMessageAttributes"] == expected_md5
 
-    got = aws("receive-message", "--queue-url", url, "--max-number-of-messages", "10",
-              "--message-attribute-names", "All", "--attribute-names", "All")["Messages"]
+    got = aws(
+        "receive-message",
+        "--queue-url",
+        url,
+        "--max-number-of-messages",
+        "10",
+        "--message-attribute-names",
+        "All",
+        "--attribute-names",
+        "All",
+    )["Messages"]
     assert len(got) == 1
     msg = got[0]
     assert msg["MessageId"] == sent["MessageId"]

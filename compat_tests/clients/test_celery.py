@@ -57,16 +57,37 @@ def start_worker(real_clock_endpoint, tmp_path):
     def start(i: int, queue: str, out) -> tuple:
         log_path, marker = tmp_path / f"worker{i}.log", tmp_path / f"worker{i}.loop"
         env = clean_env(
-            SQS_CELERY_ENDPOINT=real_clock_endpoint, SQS_CELERY_QUEUE=queue, SQS_CELERY_OUT=str(out),
+            SQS_CELERY_ENDPOINT=real_clock_endpoint,
+            SQS_CELERY_QUEUE=queue,
+            SQS_CELERY_OUT=str(out),
             SQS_CELERY_LOOP_MARKER=str(marker),
             PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])),
         )
         with open(log_path, "wb") as log:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "compat_tests.clients.celery_app", "worker",
-                 "--pool=solo", "--concurrency=1", "-Q", queue, "-n", f"w{i}-{queue}@localhost",
-                 "--without-mingle", "--without-gossip", "--without-heartbeat", "--loglevel=INFO"],
-                cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "compat_tests.clients.celery_app",
+                    "worker",
+                    "--pool=solo",
+                    "--concurrency=1",
+                    "-Q",
+                    queue,
+                    "-n",
+                    f"w{i}-{queue}@localhost",
+                    "--without-mingle",
+                    "--without-gossip",
+                    "--without-heartbeat",
+                    "--loglevel=INFO",
+                ],
+                cwd=REPO_ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
             )
         procs.append(proc)
         return proc, log_path, marker
@@ -80,8 +101,13 @@ def test_fifty_tasks_each_run_once(celery_app_module, start_worker, real_clock_e
     queue = unique_name("celery")
     out = tmp_path / "ran.txt"
     producer = celery_app_module.make_app(real_clock_endpoint, queue, str(out))
-    sqs = boto3.client("sqs", endpoint_url=real_clock_endpoint, region_name="us-east-1",
-                       aws_access_key_id="test", aws_secret_access_key="test")
+    sqs = boto3.client(
+        "sqs",
+        endpoint_url=real_clock_endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+    )
 
     # Half before any worker exists (the producer creates the queue), half while they long-poll.
     for n in range(TASKS // 2):

@@ -33,8 +33,11 @@ def node_modules():
     if not (NODE_DIR / "node_modules" / "@aws-sdk" / "client-sqs").is_dir():
         try:
             done = subprocess.run(
-                [npm, "ci", "--no-audit", "--no-fund"], cwd=NODE_DIR,
-                capture_output=True, text=True, timeout=NPM_CI_TIMEOUT,
+                [npm, "ci", "--no-audit", "--no-fund"],
+                cwd=NODE_DIR,
+                capture_output=True,
+                text=True,
+                timeout=NPM_CI_TIMEOUT,
             )
         except subprocess.TimeoutExpired:
             pytest.fail(f"npm ci in {NODE_DIR} took more than {NPM_CI_TIMEOUT}s")
@@ -47,8 +50,12 @@ def node_modules():
 def summary(node_modules, endpoint):
     try:
         done = subprocess.run(
-            [node_modules, "sqs_scenario.mjs", endpoint, "node-sdk"], cwd=NODE_DIR,
-            env=clean_env(), capture_output=True, text=True, timeout=SCENARIO_TIMEOUT,
+            [node_modules, "sqs_scenario.mjs", endpoint, "node-sdk"],
+            cwd=NODE_DIR,
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=SCENARIO_TIMEOUT,
         )
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"sqs_scenario.mjs ran more than {SCENARIO_TIMEOUT}s:\n{exc.stdout}\n{exc.stderr}")
@@ -113,8 +120,11 @@ def test_deletes_empty_the_queue(summary):
     attrs = summary["attributes"]
     assert attrs["VisibilityTimeout"] == "30"
     assert attrs["QueueArn"] == f"arn:aws:sqs:us-east-1:{DEFAULT_ACCOUNT}:{summary['queueName']}"
-    for name in ("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible",
-                 "ApproximateNumberOfMessagesDelayed"):
+    for name in (
+        "ApproximateNumberOfMessages",
+        "ApproximateNumberOfMessagesNotVisible",
+        "ApproximateNumberOfMessagesDelayed",
+    ):
         assert attrs[name] == "0", (name, attrs)
 
 
@@ -131,8 +141,11 @@ def test_queue_does_not_exist(summary, case):
 def test_invalid_receipt_handle(summary):
     # 404 per the Smithy model's awsQueryError trait (docs/sqs-reference.md 1.14); moto answers 400.
     err = summary["errors"]["badReceiptHandle"]
-    assert (err["name"], err["Code"], err["httpStatusCode"]) == ("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 404), err
-
+    assert (err["name"], err["Code"], err["httpStatusCode"]) == (
+        "ReceiptHandleIsInvalid",
+        "ReceiptHandleIsInvalid",
+        404,
+    ), err
 
 
 def test_fifo_order_sequence_numbers_and_dedup(summary):
@@ -151,7 +164,9 @@ def test_fifo_order_sequence_numbers_and_dedup(summary):
 def test_fifo_system_attribute_digest(summary):
     first = summary["fifo"]["first"]
     # The vector of docs/sqs-reference.md section 3 (AWSTraceHeader given in MessageSystemAttributes).
-    assert first["md5OfSystemAttributes"] == first["expectedMd5OfSystemAttributes"] == "5ae4d5d7636402d80f4eb6d213245a88"
+    assert (
+        first["md5OfSystemAttributes"] == first["expectedMd5OfSystemAttributes"] == "5ae4d5d7636402d80f4eb6d213245a88"
+    )
     assert summary["fifo"]["received"][0]["trace"].startswith("Root=1-5759e988")
 
 

@@ -18,6 +18,7 @@ import pytest
 from compat_tests.oracle import report
 from compat_tests.servers import start_emulator, start_moto
 
+
 @pytest.fixture(scope="session")
 def oracle_servers():
     """{"emulator": url, "moto": url}; both stopped at the end of the session."""
@@ -35,9 +36,16 @@ def oracle_servers():
 def oracle_protocol() -> str:
     import boto3
 
-    return boto3.session.Session().client(
-        "sqs", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x",
-    ).meta.service_model.protocol
+    return (
+        boto3.session.Session()
+        .client(
+            "sqs",
+            region_name="us-east-1",
+            aws_access_key_id="x",
+            aws_secret_access_key="x",
+        )
+        .meta.service_model.protocol
+    )
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

@@ -47,7 +47,15 @@ def _is_true_bool(v) -> bool:
 def _md5_of_trace_header(value: str) -> str:
     name, dtype = b"AWSTraceHeader", b"String"
     raw = value.encode()
-    buf = struct.pack(">I", len(name)) + name + struct.pack(">I", len(dtype)) + dtype + b"\x01" + struct.pack(">I", len(raw)) + raw
+    buf = (
+        struct.pack(">I", len(name))
+        + name
+        + struct.pack(">I", len(dtype))
+        + dtype
+        + b"\x01"
+        + struct.pack(">I", len(raw))
+        + raw
+    )
     return hashlib.md5(buf).hexdigest()
 
 
@@ -65,17 +73,17 @@ def _error(code: str, status: int, shape: str | None = None) -> dict:
 _DEVIATIONS = [
     Deviation(
         "moto-kms-keeps-sse-sqs",
-        "moto keeps SqsManagedSseEnabled \"true\" once a KMS key is set; AWS turns SQS-managed encryption off "
-        "(\"false\") and it stays off after the KMS attributes are reset.",
+        'moto keeps SqsManagedSseEnabled "true" once a KMS key is set; AWS turns SQS-managed encryption off '
+        '("false") and it stays off after the KMS attributes are reset.',
         f"{REF} §2 (Default attributes) and §3 (KMS attributes); LocalStack's test_sse_queue_attributes snapshot "
-        "recorded on AWS (KmsMasterKeyId set: SqsManagedSseEnabled \"false\")",
+        'recorded on AWS (KmsMasterKeyId set: SqsManagedSseEnabled "false")',
         ("body.Attributes.SqsManagedSseEnabled",),
         {"body.Attributes.SqsManagedSseEnabled": "false"},
         ops=("GetQueueAttributes",),
     ),
     Deviation(
         "moto-star-selects-no-attributes",
-        "moto reads MessageAttributeNames [\"*\"] as a literal name and returns no attributes; AWS selects every "
+        'moto reads MessageAttributeNames ["*"] as a literal name and returns no attributes; AWS selects every '
         "attribute, as with All and .*.",
         f"{REF} §3 (MessageAttributeNames filters); LocalStack's test_receive_message_message_attribute_names_filters "
         "snapshot recorded on AWS (all_wildcard_asterisk)",
@@ -104,8 +112,7 @@ _DEVIATIONS = [
         "moto-accepts-invalid-body-characters",
         "moto stores a body with characters outside the XML 1.0 set (#x7, #xFFFF); AWS rejects it with "
         "InvalidMessageContents (400).",
-        f"{API}/API_SendMessage.html (MessageBody, InvalidMessageContents); "
-        f"{GUIDE}/quotas-messages.html; {REF} §1.2",
+        f"{API}/API_SendMessage.html (MessageBody, InvalidMessageContents); {GUIDE}/quotas-messages.html; {REF} §1.2",
         ("*",),
         _error("InvalidMessageContents", 400, "InvalidMessageContents"),
         ops=("SendMessage",),
@@ -135,8 +142,10 @@ _DEVIATIONS = [
         f"{FIFO_RESEARCH} Q1 (LocalStack's test_set_unsupported_attribute_fifo, recorded against AWS); "
         f"{RESEARCH} Q4; {REF} §1.5",
         ("*",),
-        {"error.Code": lambda v: v in ("InvalidAttributeValue", ABSENT),
-         "body.Attributes.FifoQueue": lambda v: v in ("true", ABSENT)},
+        {
+            "error.Code": lambda v: v in ("InvalidAttributeValue", ABSENT),
+            "body.Attributes.FifoQueue": lambda v: v in ("true", ABSENT),
+        },
         ops=("SetQueueAttributes", "GetQueueAttributes"),
     ),
     Deviation(
@@ -309,8 +318,16 @@ _DEVIATIONS = [
         f"{API}/API_DeleteMessageBatch.html and {API}/API_ChangeMessageVisibilityBatch.html (Errors); {REF} §1.4; "
         f"{RESEARCH} Q4 (real AWS: 'Maximum number of entries per request are 10. You have sent 20.' for all three batch APIs)",
         ("*",),
-        {"error.Code": lambda v: v in ("AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
-                                       "AWS.SimpleQueueService.BatchEntryIdsNotDistinct"), "status": 400},
+        {
+            "error.Code": lambda v: (
+                v
+                in (
+                    "AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
+                    "AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
+                )
+            ),
+            "status": 400,
+        },
         ops=("ChangeMessageVisibilityBatch", "DeleteMessageBatch"),
     ),
     Deviation(
@@ -327,7 +344,11 @@ _DEVIATIONS = [
         "(the ARN of the source queue).",
         f"{API}/API_ReceiveMessage.html (MessageSystemAttributeNames: DeadLetterQueueSourceArn); {DLQ_RESEARCH} Q4",
         ("body.Messages.*.Attributes.DeadLetterQueueSourceArn",),
-        {"body.Messages.0.Attributes.DeadLetterQueueSourceArn": lambda v: isinstance(v, str) and v.startswith("arn:aws:sqs:")},
+        {
+            "body.Messages.0.Attributes.DeadLetterQueueSourceArn": lambda v: (
+                isinstance(v, str) and v.startswith("arn:aws:sqs:")
+            )
+        },
     ),
     Deviation(
         "moto-redrive-policy-not-compact",
@@ -392,4 +413,6 @@ GLOBAL = ("moto-query-error-code-names", "moto-empty-batch-lists")
 CATALOGUE = {d.name: d for d in _DEVIATIONS}
 
 for _d in _DEVIATIONS:  # a deviation without evidence is a defect
-    assert _d.source and any(k in _d.source for k in ("aws.amazon.com", REF, RESEARCH, DLQ_RESEARCH, "github.com/aws")), _d.name
+    assert _d.source and any(
+        k in _d.source for k in ("aws.amazon.com", REF, RESEARCH, DLQ_RESEARCH, "github.com/aws")
+    ), _d.name

@@ -47,11 +47,11 @@ ABSENT = _Absent()
 
 @dataclass
 class Step:
-    op: str                                   # SQS operation name, e.g. "SendMessage" ("Sleep" pauses)
+    op: str  # SQS operation name, e.g. "SendMessage" ("Sleep" pauses)
     params: dict = field(default_factory=dict)
     label: str = ""
     save: dict = field(default_factory=dict)  # var -> dotted path into the raw response
-    aws: dict = field(default_factory=dict)   # flattened path -> value AWS documents (checked on the emulator)
+    aws: dict = field(default_factory=dict)  # flattened path -> value AWS documents (checked on the emulator)
 
 
 def step(op: str, label: str = "", *, save=None, aws=None, **params) -> Step:
@@ -71,7 +71,7 @@ class Scenario:
     id: str
     steps: list
     queues: dict = field(default_factory=dict)  # alias -> attributes (placeholders allowed), created in order
-    allow: list = field(default_factory=list)   # [Allow] or deviation names
+    allow: list = field(default_factory=list)  # [Allow] or deviation names
     doc: str = ""
     protocols: tuple = ("json", "query")
     needs: tuple = ()  # emulator features the scenario needs, e.g. "fifo"
@@ -145,8 +145,8 @@ def dig(obj: Any, path: str) -> Any:
 class StepResult:
     label: str
     op: str
-    outcome: dict           # normalized: {"status": int, "body": {...}} or {"status", "error": {...}}
-    message: str | None     # the error message, kept for the report (not compared)
+    outcome: dict  # normalized: {"status": int, "body": {...}} or {"status", "error": {...}}
+    message: str | None  # the error message, kept for the report (not compared)
 
 
 @dataclass
@@ -233,8 +233,11 @@ def _cleanup(client, prefix: str) -> None:
 # ------------------------------------------------------------------ normalization
 
 TIMESTAMP_KEYS = {
-    "SentTimestamp", "ApproximateFirstReceiveTimestamp", "CreatedTimestamp",
-    "LastModifiedTimestamp", "StartedTimestamp",
+    "SentTimestamp",
+    "ApproximateFirstReceiveTimestamp",
+    "CreatedTimestamp",
+    "LastModifiedTimestamp",
+    "StartedTimestamp",
 }
 ID_KINDS = {"MessageId": "msg", "ReceiptHandle": "rh", "TaskHandle": "task"}
 OPAQUE_KEYS = {"SequenceNumber": "seq", "SenderId": "sender", "NextToken": "token"}
@@ -325,10 +328,10 @@ def lookup_flat(flat: dict, path: str) -> Any:
 class StepVerdict:
     label: str
     op: str
-    diffs: list          # [(path, emulator value, moto value)]
-    unexplained: list    # subset of diffs
-    deviations: list     # names that explained something here
-    bugs: list           # emulator answers contradicting AWS's documents
+    diffs: list  # [(path, emulator value, moto value)]
+    unexplained: list  # subset of diffs
+    deviations: list  # names that explained something here
+    bugs: list  # emulator answers contradicting AWS's documents
     emu_message: str | None = None
     moto_message: str | None = None
 
@@ -337,7 +340,7 @@ class StepVerdict:
 class Verdict:
     scenario: str
     protocol: str
-    status: str          # agree | deviation | disagree | bug | error
+    status: str  # agree | deviation | disagree | bug | error
     steps: list
     deviations: list
     note: str = ""
@@ -375,7 +378,7 @@ def judge(sc: Scenario, emu: Run, moto: Run, protocol: str, catalogue: dict, glo
     for a in allows:
         if a.name not in catalogue:
             return Verdict(sc.id, protocol, "error", [], [], note=f"unknown deviation {a.name!r}")
-    steps_by_label = {((st.label or f"{i}:{st.op}")): st for i, st in enumerate(sc.steps) if st.op != "Sleep"}
+    steps_by_label = {(st.label or f"{i}:{st.op}"): st for i, st in enumerate(sc.steps) if st.op != "Sleep"}
     verdicts, used = [], []
     for er, mr in zip(emu.results, moto.results):
         fe, fm = flatten(er.outcome), flatten(mr.outcome)

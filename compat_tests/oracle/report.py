@@ -9,7 +9,7 @@ import botocore
 
 from compat_tests.oracle.deviations import CATALOGUE, GLOBAL
 
-VERDICTS: list = []   # engine.Verdict, in test order
+VERDICTS: list = []  # engine.Verdict, in test order
 
 
 def _cell(s: str) -> str:
@@ -28,7 +28,12 @@ def _detail(v) -> str:
     if v.status in ("disagree", "bug"):
         return _cell("; ".join(([v.note] if v.note else []) + parts))
     if v.status == "deviation":
-        return _cell("; ".join(f"**{n}**: {CATALOGUE[n].why} ({CATALOGUE[n].source})" for n in sorted(v.deviations, key=lambda n: n in GLOBAL)))
+        return _cell(
+            "; ".join(
+                f"**{n}**: {CATALOGUE[n].why} ({CATALOGUE[n].source})"
+                for n in sorted(v.deviations, key=lambda n: n in GLOBAL)
+            )
+        )
     return ""
 
 

@@ -288,5 +288,7 @@ def _batch_result(successful: list, failed: list) -> dict:
 def _failure(entry_id: str, error: SqsError) -> dict:
     error = error.batch_form or error
     # A batch entry's problem reads "cannot be validated" where a single call says "are invalid".
-    message = error.message.replace("One or more parameters are invalid.", "One or more parameters cannot be validated.")
+    message = error.message.replace(
+        "One or more parameters are invalid.", "One or more parameters cannot be validated."
+    )
     return {"Id": entry_id, "SenderFault": error.spec.sender_fault, "Code": error.code, "Message": message}

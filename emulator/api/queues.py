@@ -150,9 +150,7 @@ def remove_permission(ctx: Context, params: dict) -> dict:
     policy = _policy(queue)
     kept = [statement for statement in policy["Statement"] if statement.get("Sid") != label]
     if len(kept) == len(policy["Statement"]):
-        raise invalid_parameter(
-            f"Value {label} for parameter Label is invalid. Reason: can't find label."
-        )
+        raise invalid_parameter(f"Value {label} for parameter Label is invalid. Reason: can't find label.")
     policy["Statement"] = kept
     queue.set_attributes({"Policy": json.dumps(policy, separators=(",", ":")) if kept else ""})
     return {}

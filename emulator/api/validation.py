@@ -86,7 +86,9 @@ def _attribute_value(name: str, value: dict[str, Any]) -> int:
     if value.get("StringListValues") or value.get("BinaryListValues"):
         raise invalid_parameter("Message attribute list values in SendMessage operation are not supported.")
     if not data_type:
-        raise invalid_parameter(f"The message (user) attribute '{name}' must contain a non-empty message attribute type.")
+        raise invalid_parameter(
+            f"The message (user) attribute '{name}' must contain a non-empty message attribute type."
+        )
     if len(data_type.encode()) > 256:
         raise invalid_parameter("Message (user) attribute type must be shorter than 256 bytes.")
     base = data_type.split(".", 1)[0]
@@ -126,7 +128,9 @@ def system_attributes(attributes: dict[str, dict[str, Any]]) -> None:
         if name != "AWSTraceHeader":
             raise invalid_parameter(f"Message system attribute name '{name}' is invalid.")
         if value.get("DataType") != "String" or not value.get("StringValue"):
-            raise invalid_parameter(f"Message system attribute '{name}' must contain a non-empty value of type 'String'.")
+            raise invalid_parameter(
+                f"Message system attribute '{name}' must contain a non-empty value of type 'String'."
+            )
 
 
 def batch_entries(entries: list[dict[str, Any]], entry_shape: str) -> None:

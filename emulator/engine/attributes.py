@@ -63,9 +63,7 @@ SETTINGS: dict[str, Setting] = {
         _int_range(limits.MIN_RETENTION_SECONDS, limits.MAX_RETENTION_SECONDS),
     ),
     "ReceiveMessageWaitTimeSeconds": Setting("0", _int_range(0, limits.MAX_WAIT_SECONDS)),
-    "VisibilityTimeout": Setting(
-        str(limits.DEFAULT_VISIBILITY_TIMEOUT), _int_range(0, limits.MAX_VISIBILITY_TIMEOUT)
-    ),
+    "VisibilityTimeout": Setting(str(limits.DEFAULT_VISIBILITY_TIMEOUT), _int_range(0, limits.MAX_VISIBILITY_TIMEOUT)),
     "Policy": Setting(None, lambda v: v == "" or _json_object(v)),
     "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
     # AWS lists the key reuse period only while a KMS key is set (docs/sqs-reference.md section 3).
@@ -194,6 +192,4 @@ def shown(attributes: dict[str, str]) -> dict[str, str]:
 
 
 def defaults(fifo: bool) -> dict[str, str]:
-    return {
-        name: s.default for name, s in SETTINGS.items() if s.default is not None and (fifo or not s.fifo_only)
-    }
+    return {name: s.default for name, s in SETTINGS.items() if s.default is not None and (fifo or not s.fifo_only)}

@@ -18,7 +18,6 @@ from emulator.engine.standard import StandardQueue
 from emulator.errors import SqsError, invalid_parameter, queue_does_not_exist
 
 
-
 class Broker:
     def __init__(
         self,
@@ -100,8 +99,17 @@ class Broker:
             return queue, True
 
     def _new_queue(self, kind, account: str, region: str, name: str, attributes: dict[str, str]) -> Queue:
-        return kind(account, region, name, attributes, self.clock, self.scheduler, self.queue_by_arn,
-                    self.receipts, self.journal)
+        return kind(
+            account,
+            region,
+            name,
+            attributes,
+            self.clock,
+            self.scheduler,
+            self.queue_by_arn,
+            self.receipts,
+            self.journal,
+        )
 
     def set_attributes(self, queue: Queue, attributes: dict[str, str]) -> None:
         with self._lock:
@@ -190,8 +198,18 @@ class Broker:
 
     # -- recovery: a store (the broker's journal) puts back what it kept ---------
 
-    def restore_queue(self, account: str, region: str, name: str, fifo: bool, attributes: dict[str, str],
-                      tags: dict[str, str], created_at: int, modified_at: int, purged_at: float | None) -> Queue:
+    def restore_queue(
+        self,
+        account: str,
+        region: str,
+        name: str,
+        fifo: bool,
+        attributes: dict[str, str],
+        tags: dict[str, str],
+        created_at: int,
+        modified_at: int,
+        purged_at: float | None,
+    ) -> Queue:
         """A queue as a store kept it (attributes as the queue showed them); its messages follow."""
         queue = self._new_queue(FifoQueue if fifo else StandardQueue, account, region, name, attributes)
         queue.tags.update(tags)

@@ -210,7 +210,9 @@ class FifoQueue(Queue):
 
     # -- receive: attempt ids ----------------------------------------------
 
-    def receive(self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None) -> list[Delivery]:
+    def receive(
+        self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None
+    ) -> list[Delivery]:
         """A retry with the same ReceiveRequestAttemptId within 5 minutes, while none
         of its messages changed, answers the same messages and handles and
         restarts their visibility timeout (ReceiveMessage docs); once one changed,

@@ -60,9 +60,15 @@ class MoveTask:
     def state(self) -> dict:
         """Everything a store needs to bring the task back (restored())."""
         return {
-            "handle": self.handle, "destination_arn": self.destination_arn, "rate": self.rate,
-            "status": self.status, "failure_reason": self.failure_reason, "moved": self.moved,
-            "to_move": self.to_move, "started_at": self.started_at, "due": self._due,
+            "handle": self.handle,
+            "destination_arn": self.destination_arn,
+            "rate": self.rate,
+            "status": self.status,
+            "failure_reason": self.failure_reason,
+            "moved": self.moved,
+            "to_move": self.to_move,
+            "started_at": self.started_at,
+            "due": self._due,
         }
 
     def start(self) -> None:
@@ -85,7 +91,9 @@ class MoveTask:
         self.moved += moved
         if failed:
             self.status, self.failure_reason = FAILED, NO_DESTINATION
-        elif self.moved >= self.to_move or self.source.deleted or not self.source.counts()["ApproximateNumberOfMessages"]:
+        elif (
+            self.moved >= self.to_move or self.source.deleted or not self.source.counts()["ApproximateNumberOfMessages"]
+        ):
             self.status = COMPLETED
         else:
             # From the last deadline, not from now: a clock that jumps several

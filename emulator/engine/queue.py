@@ -71,8 +71,9 @@ class Queue:
         self._lock = threading.Lock()
         self._message_visible = threading.Condition(self._lock)
         self.stats = QueueStats()
-        self._states = MessageStates(self, self._new_order, clock, scheduler, self._lock, self._message_visible,
-                                     journal, self.stats)
+        self._states = MessageStates(
+            self, self._new_order, clock, scheduler, self._lock, self._message_visible, journal, self.stats
+        )
         self._messages = self._states.arrivals  # by id, in arrival order
         self.deleted = False
         self.created_at = self.modified_at = int(clock.now())
@@ -144,7 +145,9 @@ class Queue:
         self.stats.sent += 1
         return Sent(message.id, message.sequence_number)
 
-    def receive(self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None) -> list[Delivery]:
+    def receive(
+        self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None
+    ) -> list[Delivery]:
         """Deliver up to max_messages visible messages, hiding each for visibility_timeout.
 
         Waits up to wait_seconds (on the queue's clock) for the first visible

@@ -51,7 +51,9 @@ def not_available(handle: str) -> SqsError:
 
 
 def expired(handle: str) -> SqsError:
-    error = invalid_parameter(f"Value {handle} for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.")
+    error = invalid_parameter(
+        f"Value {handle} for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired."
+    )
     # A batch entry reports it as ReceiptHandleIsInvalid (real AWS output, smaskalik/sqsmover#54).
     error.batch_form = SqsError("ReceiptHandleIsInvalid", "The receipt handle has expired")
     return error

@@ -47,7 +47,7 @@ class Arrivals:
         return len(self._by_id)
 
     def __iter__(self) -> Iterator[Message]:
-        return (message for message in self._order[self._head:] if message is not None)
+        return (message for message in self._order[self._head :] if message is not None)
 
     def __contains__(self, message_id: str) -> bool:
         return message_id in self._by_id
@@ -105,7 +105,7 @@ class Arrivals:
         self._older.clear()
 
     def _compact(self) -> None:
-        self._order = [message for message in self._order[self._head:] if message is not None]
+        self._order = [message for message in self._order[self._head :] if message is not None]
         self._seqs = array("q", (message.seq for message in self._order))
         self._head = 0
         self._slots.compacted()

@@ -24,8 +24,17 @@ from emulator.engine.stats import QueueStats
 
 
 class MessageStates:
-    def __init__(self, queue, new_order: Callable[[], ReadyOrder], clock, scheduler, lock, message_visible,
-                 journal: Journal, stats: QueueStats):
+    def __init__(
+        self,
+        queue,
+        new_order: Callable[[], ReadyOrder],
+        clock,
+        scheduler,
+        lock,
+        message_visible,
+        journal: Journal,
+        stats: QueueStats,
+    ):
         self._queue = queue  # what the journal is told about
         self._new_order = new_order
         self._clock = clock

@@ -30,8 +30,11 @@ BODY_WIDTH = 60  # characters of a message body the peek table shows
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="sqs-emulator", description="Inspect a running SQS emulator.")
     endpoint = argparse.ArgumentParser(add_help=False)
-    endpoint.add_argument("--endpoint", default=os.environ.get("AWS_ENDPOINT_URL_SQS") or DEFAULT_ENDPOINT,
-                          help=f"the emulator's URL (default $AWS_ENDPOINT_URL_SQS, else {DEFAULT_ENDPOINT})")
+    endpoint.add_argument(
+        "--endpoint",
+        default=os.environ.get("AWS_ENDPOINT_URL_SQS") or DEFAULT_ENDPOINT,
+        help=f"the emulator's URL (default $AWS_ENDPOINT_URL_SQS, else {DEFAULT_ENDPOINT})",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     queues = commands.add_parser("queues", parents=[endpoint], help="every queue, with counts and totals")
@@ -137,8 +140,10 @@ def table(columns, rows: list[dict]) -> str:
     widths = [max([len(heading), *(len(line[i]) for line in cells)]) for i, (heading, _, _) in enumerate(columns)]
     lines = []
     for line in [[heading for heading, _, _ in columns], *cells]:
-        padded = [cell.rjust(width) if right else cell.ljust(width)
-                  for cell, width, (_, _, right) in zip(line, widths, columns)]
+        padded = [
+            cell.rjust(width) if right else cell.ljust(width)
+            for cell, width, (_, _, right) in zip(line, widths, columns)
+        ]
         lines.append("  ".join(padded).rstrip())
     return "\n".join(lines)
 
@@ -146,8 +151,10 @@ def table(columns, rows: list[dict]) -> str:
 def _truncate(body: str) -> str:
     """One line: control characters escaped, at most BODY_WIDTH characters."""
     text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in body)
-    return text if len(text) <= BODY_WIDTH else text[:BODY_WIDTH - 3] + "..."
+    return text if len(text) <= BODY_WIDTH else text[: BODY_WIDTH - 3] + "..."
 
 
 def _iso(epoch: float) -> str:
-    return datetime.fromtimestamp(round(epoch, 3), timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return (
+        datetime.fromtimestamp(round(epoch, 3), timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    )

@@ -59,8 +59,14 @@ class AdminClient:
         """Every queue of every account and region, with counts, totals, attributes, tags, faults."""
         return self._call("GET", "queues")["queues"]
 
-    def peek(self, queue: str, state: str = "all", limit: int | None = 100,
-             account: str | None = None, region: str | None = None) -> list[dict]:
+    def peek(
+        self,
+        queue: str,
+        state: str = "all",
+        limit: int | None = 100,
+        account: str | None = None,
+        region: str | None = None,
+    ) -> list[dict]:
         """Up to `limit` messages of a queue (URL or name; None: all of them), in
         arrival order, following the server's pages. Changes nothing: no
         visibility, no receive count. `state`: visible, inflight, delayed or all."""
@@ -72,13 +78,20 @@ class AdminClient:
             found.append(message)
         return found
 
-    def iter_messages(self, queue: str, state: str = "all", account: str | None = None,
-                      region: str | None = None, page: int = PAGE) -> Iterator[dict]:
+    def iter_messages(
+        self, queue: str, state: str = "all", account: str | None = None, region: str | None = None, page: int = PAGE
+    ) -> Iterator[dict]:
         """Every message of a queue in the given state, one page request at a time."""
         after = None
         while True:
-            params = {"queue": queue, "state": state, "limit": max(1, min(page, PAGE)),
-                      "account": account, "region": region, "after": after}
+            params = {
+                "queue": queue,
+                "state": state,
+                "limit": max(1, min(page, PAGE)),
+                "account": account,
+                "region": region,
+                "after": after,
+            }
             answer = self._call("GET", "messages", params)
             yield from answer["messages"]
             after = answer.get("next")

@@ -53,8 +53,11 @@ class _Reader(Codec):
     def members(self, shape, node, path):
         _expect(isinstance(node, dict), node, path, "Must be an object.")
         prefix = f"{path}." if path else ""
-        return [(name, member, child, prefix + name, None)
-                for name, member in shape.members.items() if (child := node.get(name)) is not None]
+        return [
+            (name, member, child, prefix + name, None)
+            for name, member in shape.members.items()
+            if (child := node.get(name)) is not None
+        ]
 
     def elements(self, node, path, names):
         _expect(isinstance(node, list), node, path, "Must be a list.")
@@ -124,4 +127,6 @@ def serialize_error(error: SqsError, request_id: str) -> Response:
 def _json_response(body: dict, status: int, request_id: str) -> Response:
     # Raw UTF-8 like AWS, which also keeps large non-ASCII bodies from growing sixfold.
     text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    return Response(text.encode("utf-8"), status=status, content_type=CONTENT_TYPE, headers={"x-amzn-RequestId": request_id})
+    return Response(
+        text.encode("utf-8"), status=status, content_type=CONTENT_TYPE, headers={"x-amzn-RequestId": request_id}
+    )

@@ -48,8 +48,9 @@ def serialize_error(error: SqsError, request_id: str) -> Response:
 
 def _json_response(body: dict, status: int, request_id: str) -> Response:
     text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    return Response(text.encode("utf-8"), status=status, content_type=CONTENT_TYPE,
-                    headers={"x-amzn-RequestId": request_id})
+    return Response(
+        text.encode("utf-8"), status=status, content_type=CONTENT_TYPE, headers={"x-amzn-RequestId": request_id}
+    )
 
 
 class _Writer(Codec):
@@ -58,8 +59,10 @@ class _Writer(Codec):
     keep_absent = True
 
     def members(self, shape, node, path):
-        return [(_NAMES.get((shape.name, name), name), member, node.get(name), path, None)
-                for name, member in shape.members.items()]
+        return [
+            (_NAMES.get((shape.name, name), name), member, node.get(name), path, None)
+            for name, member in shape.members.items()
+        ]
 
 
 _WRITER = _Writer()

@@ -60,8 +60,11 @@ class Codec:
         hands them to ``elements``, ``entries``, ``as_list`` and ``as_map``.
         """
         # A list, not a generator: this runs for every structure of every response.
-        return [(name, member, child, path, None)
-                for name, member in shape.members.items() if (child := node.get(name)) is not None]
+        return [
+            (name, member, child, path, None)
+            for name, member in shape.members.items()
+            if (child := node.get(name)) is not None
+        ]
 
     def elements(self, node: Any, path: str, names: Any) -> Iterable[tuple[Any, str]]:
         """(element, path) of the list ``node``."""

@@ -19,8 +19,15 @@ log = logging.getLogger("emulator.requests")
 
 
 class EmulatorApp:
-    def __init__(self, broker, account_id: str, region: str, hostname: str | None = None, store: Store = MEMORY,
-                 auto_create: bool = False):
+    def __init__(
+        self,
+        broker,
+        account_id: str,
+        region: str,
+        hostname: str | None = None,
+        store: Store = MEMORY,
+        auto_create: bool = False,
+    ):
         self.broker = broker
         self.store = store
         self.auto_create = auto_create

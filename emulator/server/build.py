@@ -123,8 +123,13 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         clock = ManualClock(store.clock_time if options.clock_start is None else options.clock_start)
     else:
         clock = RealClock()
-    broker = Broker(clock, purge_cooldown=options.purge_cooldown, recreate_cooldown=options.recreate_cooldown,
-                    receipts=options.receipts, journal=store)
+    broker = Broker(
+        clock,
+        purge_cooldown=options.purge_cooldown,
+        recreate_cooldown=options.recreate_cooldown,
+        receipts=options.receipts,
+        journal=store,
+    )
     try:
         store.recover(broker)
         if options.config:

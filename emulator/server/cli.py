@@ -24,9 +24,11 @@ def _option(parser, name, env, default, **kwargs):
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="sqs-emulator", description="A local Amazon SQS emulator.",
+        prog="sqs-emulator",
+        description="A local Amazon SQS emulator.",
         epilog="To look inside a running emulator: sqs-emulator queues | peek QUEUE | advance SECONDS | reset "
-               "(each with --help).")
+        "(each with --help).",
+    )
     _option(parser, "--host", "SQS_EMULATOR_HOST", DEFAULT.host)
     _option(parser, "--port", "SQS_EMULATOR_PORT", DEFAULT.port, type=int)
     _option(parser, "--account-id", "SQS_EMULATOR_ACCOUNT_ID", DEFAULT.account_id)
@@ -46,9 +48,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     _option(parser, "--sync", "SQS_EMULATOR_SYNC", DEFAULT.sync, choices=list(SYNC_MODES))
     _option(parser, "--sync-interval-ms", "SQS_EMULATOR_SYNC_INTERVAL_MS", DEFAULT.sync_interval_ms, type=int)
     _option(parser, "--config", "SQS_EMULATOR_CONFIG", None)
-    parser.add_argument("--auto-create", action="store_true",
-                        default=os.environ.get("SQS_EMULATOR_AUTO_CREATE", "").lower() in ("1", "true", "yes"),
-                        help="a request to a missing queue creates it (env SQS_EMULATOR_AUTO_CREATE)")
+    parser.add_argument(
+        "--auto-create",
+        action="store_true",
+        default=os.environ.get("SQS_EMULATOR_AUTO_CREATE", "").lower() in ("1", "true", "yes"),
+        help="a request to a missing queue creates it (env SQS_EMULATOR_AUTO_CREATE)",
+    )
     args = parser.parse_args(argv)
     fields = {field.name for field in dataclasses.fields(Options)}
     try:
@@ -80,8 +85,11 @@ def main(argv=None) -> None:
     signal.signal(signal.SIGINT, stop)
     endpoint = f"http://{args.host}:{server.server_port}"
     kept = f"data in {args.data_dir}, sync {args.sync}" if args.data_dir else "in memory"
-    print(f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
-          f"{args.clock} clock, {kept})", flush=True)
+    print(
+        f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
+        f"{args.clock} clock, {kept})",
+        flush=True,
+    )
     print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
     try:
         server.serve_forever()

@@ -54,8 +54,11 @@ class _Entry:
         faults = raw.get("faults")
         if faults is not None and not isinstance(faults, dict):
             raise ConfigError(f"{self.where}: faults must be a table")
-        self.faults = None if faults is None else fault_policy(faults, lambda message: ConfigError(
-            f"{self.where}: faults: {message}"))
+        self.faults = (
+            None
+            if faults is None
+            else fault_policy(faults, lambda message: ConfigError(f"{self.where}: faults: {message}"))
+        )
         self.attributes = {name: self._attribute(name, value) for name, value in self._table(raw, "attributes").items()}
         policy = self.attributes.get("RedrivePolicy")
         self.dead_letter_target = None
@@ -109,9 +112,13 @@ def _dependency_order(entries: list[_Entry]) -> list[_Entry]:
     in_file = {(e.account, e.region, e.name) for e in entries}
     ordered, done, waiting = [], set(), list(entries)
     while waiting:
-        ready = [e for e in waiting if e.dead_letter_target is None
-                 or (e.account, e.region, e.dead_letter_target) in done
-                 or (e.account, e.region, e.dead_letter_target) not in in_file]
+        ready = [
+            e
+            for e in waiting
+            if e.dead_letter_target is None
+            or (e.account, e.region, e.dead_letter_target) in done
+            or (e.account, e.region, e.dead_letter_target) not in in_file
+        ]
         if not ready:
             raise ConfigError(f"{waiting[0].where}: attributes.RedrivePolicy: dead-letter queues form a cycle")
         for entry in ready:
@@ -136,8 +143,13 @@ def apply(path: str, broker, account: str, region: str) -> None:
                 raise ConfigError(f"{entry.where}: {error.name}: {error.message}") from None
             differing = existing.differing_attribute(entry.attributes)
             if differing:
-                log.warning("%s: attributes.%s: the queue exists with %s = %r; kept it as it is", entry.where,
-                            differing, differing, existing.attributes.get(differing))
+                log.warning(
+                    "%s: attributes.%s: the queue exists with %s = %r; kept it as it is",
+                    entry.where,
+                    differing,
+                    differing,
+                    existing.attributes.get(differing),
+                )
         else:
             _create(entry, broker, region)
         if entry.faults is not None:
@@ -145,8 +157,14 @@ def apply(path: str, broker, account: str, region: str) -> None:
 
 
 def _create(entry: _Entry, broker, region: str) -> None:
-    ctx = api.Context(broker=broker, account=entry.account, region=entry.region, base_url="http://localhost",
-                      default_region=region, sender_id=entry.account)
+    ctx = api.Context(
+        broker=broker,
+        account=entry.account,
+        region=entry.region,
+        base_url="http://localhost",
+        default_region=region,
+        sender_id=entry.account,
+    )
     params = {"QueueName": entry.name, "Attributes": entry.attributes, "tags": entry.tags}
     try:
         api.dispatch(ctx, "CreateQueue", params)

@@ -39,6 +39,7 @@ def lock_directory(directory: str):
     lock_file.flush()
     return lock_file
 
+
 def open_database(path: str, sync: str) -> sqlite3.Connection:
     """The store's file, checked as ours and migrated to the current schema; a clear StoreError otherwise."""
     try:
@@ -50,9 +51,7 @@ def open_database(path: str, sync: str) -> sqlite3.Connection:
     except sqlite3.OperationalError as error:
         db.close()
         if "locked" in str(error):
-            raise StoreError(
-                f"{path} is locked by another program; close whatever holds it and start again"
-            ) from None
+            raise StoreError(f"{path} is locked by another program; close whatever holds it and start again") from None
         raise StoreError(f"cannot open {path}: {error}; check that it is a readable file") from None
     except sqlite3.DatabaseError as error:
         db.close()

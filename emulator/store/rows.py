@@ -27,11 +27,14 @@ MESSAGE_COLUMNS = (
 # -- reading (recovery) ---------------------------------------------------------
 
 SELECT_CLOCK = "SELECT value FROM meta WHERE key = 'clock'"
-SELECT_QUEUES = ("SELECT id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq "
-                 "FROM queues ORDER BY id")
+SELECT_QUEUES = (
+    "SELECT id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq "
+    "FROM queues ORDER BY id"
+)
 SELECT_MESSAGES = f"SELECT {MESSAGE_COLUMNS} FROM messages ORDER BY queue_id, seq"
-SELECT_DEDUP = ("SELECT queue_id, key, message_id, sequence_number, expires_at FROM dedup WHERE expires_at > ? "
-                "ORDER BY expires_at")
+SELECT_DEDUP = (
+    "SELECT queue_id, key, message_id, sequence_number, expires_at FROM dedup WHERE expires_at > ? ORDER BY expires_at"
+)
 SELECT_MOVE_TASKS = "SELECT source_arn, state FROM move_tasks"
 SELECT_COOLDOWNS = "SELECT account, region, name, deleted_at FROM cooldowns WHERE deleted_at > ?"
 
@@ -69,8 +72,18 @@ class SaveQueue(NamedTuple):
 
     @classmethod
     def of(cls, queue_id: int, queue) -> "SaveQueue":
-        return cls(queue_id, queue.account, queue.region, queue.name, int(queue.fifo), json.dumps(queue.attributes),
-                   json.dumps(queue.tags), queue.created_at, queue.modified_at, queue.purged_at)
+        return cls(
+            queue_id,
+            queue.account,
+            queue.region,
+            queue.name,
+            int(queue.fifo),
+            json.dumps(queue.attributes),
+            json.dumps(queue.tags),
+            queue.created_at,
+            queue.modified_at,
+            queue.purged_at,
+        )
 
     def params(self):
         return self
@@ -115,9 +128,20 @@ class AddMessage:
 
     def __init__(self, queue_id: int, message: Message):
         self.queue_id, self.seq = queue_id, message.seq
-        self.at_send = (message.id, message.body, _dump(message.attributes), _dump(message.system_attributes),
-                        message.md5_of_body, message.md5_of_attributes, message.group_id, message.dedup_id,
-                        message.sequence_number, message.sent_at, message.sender_id, message.dead_letter_source)
+        self.at_send = (
+            message.id,
+            message.body,
+            _dump(message.attributes),
+            _dump(message.system_attributes),
+            message.md5_of_body,
+            message.md5_of_attributes,
+            message.group_id,
+            message.dedup_id,
+            message.sequence_number,
+            message.sent_at,
+            message.sender_id,
+            message.dead_letter_source,
+        )
         self.delivery = delivery(message)
 
     def params(self):
@@ -219,17 +243,51 @@ SKIPPED = Skipped()
 
 def delivery(message: Message) -> tuple:
     """A message's delivery fields, in the order of the messages table."""
-    return (message.state.value, message.receive_count, message.first_receive_at, message.nonce,
-            message.received_at, message.due)
+    return (
+        message.state.value,
+        message.receive_count,
+        message.first_receive_at,
+        message.nonce,
+        message.received_at,
+        message.due,
+    )
 
 
 def message_from_row(row: tuple) -> Message:
     """A message from its row (SELECT_MESSAGES)."""
-    (_, seq, message_id, body, attributes, system_attributes, md5_of_body, md5_of_attributes, group_id, dedup_id,
-     sequence_number, sent_at, sender_id, dead_letter_source, state, receive_count, first_receive_at, nonce,
-     received_at, due) = row
-    message = Message(message_id, body, _load(attributes), _load(system_attributes), md5_of_body,
-                      md5_of_attributes, sender_id, group_id, dedup_id)
+    (
+        _,
+        seq,
+        message_id,
+        body,
+        attributes,
+        system_attributes,
+        md5_of_body,
+        md5_of_attributes,
+        group_id,
+        dedup_id,
+        sequence_number,
+        sent_at,
+        sender_id,
+        dead_letter_source,
+        state,
+        receive_count,
+        first_receive_at,
+        nonce,
+        received_at,
+        due,
+    ) = row
+    message = Message(
+        message_id,
+        body,
+        _load(attributes),
+        _load(system_attributes),
+        md5_of_body,
+        md5_of_attributes,
+        sender_id,
+        group_id,
+        dedup_id,
+    )
     message.seq, message.sequence_number, message.sent_at = seq, sequence_number, sent_at
     message.dead_letter_source = dead_letter_source
     message.state, message.receive_count, message.first_receive_at = STATES[state], receive_count, first_receive_at
@@ -259,8 +317,19 @@ class KeptQueue:
 def queue_from_row(row: tuple) -> KeptQueue:
     """A queue from its row (SELECT_QUEUES), without its messages and dedup ids yet."""
     queue_id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq = row
-    return KeptQueue(queue_id, account, region, name, bool(fifo), json.loads(attributes), json.loads(tags),
-                     created_at, modified_at, purged_at, seq)
+    return KeptQueue(
+        queue_id,
+        account,
+        region,
+        name,
+        bool(fifo),
+        json.loads(attributes),
+        json.loads(tags),
+        created_at,
+        modified_at,
+        purged_at,
+        seq,
+    )
 
 
 def dedup_from_row(row: tuple) -> tuple:

@@ -79,8 +79,17 @@ class SqliteStore(Store):
     def _restore(self, broker, kept: Kept) -> None:
         restored = []
         for row in kept.queues:
-            queue = broker.restore_queue(row.account, row.region, row.name, row.fifo, row.attributes, row.tags,
-                                         row.created_at, row.modified_at, row.purged_at)
+            queue = broker.restore_queue(
+                row.account,
+                row.region,
+                row.name,
+                row.fifo,
+                row.attributes,
+                row.tags,
+                row.created_at,
+                row.modified_at,
+                row.purged_at,
+            )
             self._queue_ids[queue] = row.queue_id
             self._next_queue_id = row.queue_id + 1
             restored.append((queue, row))
@@ -127,8 +136,7 @@ class SqliteStore(Store):
             return
         with self._ids_lock:
             self._queue_ids[queue] = None
-        self._writer.report_clearing(DropQueue(queue_id, queue.account, queue.region, queue.name, deleted_at),
-                                     queue_id)
+        self._writer.report_clearing(DropQueue(queue_id, queue.account, queue.region, queue.name, deleted_at), queue_id)
 
     def queue_emptied(self, queue) -> None:
         queue_id = self._id(queue)

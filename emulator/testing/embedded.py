@@ -32,14 +32,30 @@ SHUTDOWN_POLL = 0.05  # seconds: how often the serving loop checks for stop() (w
 class EmulatorServer:
     """A running emulator; stop() (or leaving its `with` block) ends it."""
 
-    def __init__(self, port: int = 0, clock: str = "manual", account_id: str = "000000000000",
-                 region: str = "us-east-1", purge_cooldown: float = 0, recreate_cooldown: float = 0,
-                 receipts: str = "aws"):
+    def __init__(
+        self,
+        port: int = 0,
+        clock: str = "manual",
+        account_id: str = "000000000000",
+        region: str = "us-east-1",
+        purge_cooldown: float = 0,
+        recreate_cooldown: float = 0,
+        receipts: str = "aws",
+    ):
         from emulator.server.build import Options, build  # here, so that `from emulator import serve` stays light
 
-        self._emulator = build(Options(host=HOST, port=port, account_id=account_id, region=region, clock=clock,
-                                       purge_cooldown=purge_cooldown, recreate_cooldown=recreate_cooldown,
-                                       receipts=receipts))
+        self._emulator = build(
+            Options(
+                host=HOST,
+                port=port,
+                account_id=account_id,
+                region=region,
+                clock=clock,
+                purge_cooldown=purge_cooldown,
+                recreate_cooldown=recreate_cooldown,
+                receipts=receipts,
+            )
+        )
         self.account_id = account_id
         self.region = region
         self.clock = clock
@@ -50,8 +66,9 @@ class EmulatorServer:
         self.endpoint_url = f"http://{HOST}:{self.port}"
         self.admin = AdminClient(self.endpoint_url)
         self._stopped = False
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(SHUTDOWN_POLL,),
-                                        name=f"sqs-emulator:{self.port}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(SHUTDOWN_POLL,), name=f"sqs-emulator:{self.port}", daemon=True
+        )
         self._thread.start()
 
     def __repr__(self) -> str:
@@ -99,8 +116,13 @@ class EmulatorServer:
     def clear_faults(self, queue: str | None = None) -> None:
         self.admin.clear_faults(queue)
 
-    def wait_for_message(self, queue: str, predicate: Callable[[dict], bool] = lambda message: True,
-                         timeout: float = 5.0, state: str = "all") -> dict:
+    def wait_for_message(
+        self,
+        queue: str,
+        predicate: Callable[[dict], bool] = lambda message: True,
+        timeout: float = 5.0,
+        state: str = "all",
+    ) -> dict:
         """The first message of the queue (peeked, so not consumed) that matches
         `predicate`, once there is one; TimeoutError after `timeout` real seconds.
         For code under test that sends from another thread or process; a queue
@@ -125,13 +147,23 @@ class EmulatorServer:
         import boto3
 
         return boto3.session.Session().client(
-            "sqs", endpoint_url=self.endpoint_url, region_name=region or self.region,
-            aws_access_key_id="test", aws_secret_access_key="test",
+            "sqs",
+            endpoint_url=self.endpoint_url,
+            region_name=region or self.region,
+            aws_access_key_id="test",
+            aws_secret_access_key="test",
         )
 
 
-def serve(port: int = 0, clock: str = "manual", account_id: str = "000000000000", region: str = "us-east-1",
-          purge_cooldown: float = 0, recreate_cooldown: float = 0, receipts: str = "aws") -> EmulatorServer:
+def serve(
+    port: int = 0,
+    clock: str = "manual",
+    account_id: str = "000000000000",
+    region: str = "us-east-1",
+    purge_cooldown: float = 0,
+    recreate_cooldown: float = 0,
+    receipts: str = "aws",
+) -> EmulatorServer:
     """Start the emulator on 127.0.0.1:`port` (0: a free port) in a background
     thread, in memory; use it as a context manager, or call .stop()."""
     return EmulatorServer(port, clock, account_id, region, purge_cooldown, recreate_cooldown, receipts)

@@ -18,8 +18,9 @@ QUEUE_URL = f"{BASE_URL}/{ACCOUNT}/jobs"
 
 @pytest.fixture
 def ctx(broker):
-    return api.Context(broker=broker, account=ACCOUNT, region=REGION, base_url=BASE_URL, default_region=REGION,
-                       sender_id=ACCOUNT)
+    return api.Context(
+        broker=broker, account=ACCOUNT, region=REGION, base_url=BASE_URL, default_region=REGION, sender_id=ACCOUNT
+    )
 
 
 @pytest.fixture
@@ -53,8 +54,11 @@ def test_send_receive_change_visibility_and_delete(ctx, queue_url, clock):
     assert first["Attributes"]["ApproximateReceiveCount"] == "1"
     assert receive(ctx, queue_url) == []  # in flight for the queue's 30 s
 
-    api.dispatch(ctx, "ChangeMessageVisibility",
-                 {"QueueUrl": queue_url, "ReceiptHandle": first["ReceiptHandle"], "VisibilityTimeout": 0})
+    api.dispatch(
+        ctx,
+        "ChangeMessageVisibility",
+        {"QueueUrl": queue_url, "ReceiptHandle": first["ReceiptHandle"], "VisibilityTimeout": 0},
+    )
     [second] = receive(ctx, queue_url, VisibilityTimeout=10, MessageSystemAttributeNames=["All"])
     assert second["MessageId"] == sent["MessageId"] and second["ReceiptHandle"] != first["ReceiptHandle"]
     assert second["Attributes"]["ApproximateReceiveCount"] == "2"
@@ -78,12 +82,21 @@ def test_a_visibility_timeout_ends_when_the_clock_passes_it(ctx, queue_url, cloc
 
 
 def test_a_batch_reports_each_entry(ctx, queue_url):
-    sent = api.dispatch(ctx, "SendMessageBatch", {"QueueUrl": queue_url, "Entries": [
-        {"Id": "a", "MessageBody": "one"}, {"Id": "b", "MessageBody": "two"}]})
+    sent = api.dispatch(
+        ctx,
+        "SendMessageBatch",
+        {"QueueUrl": queue_url, "Entries": [{"Id": "a", "MessageBody": "one"}, {"Id": "b", "MessageBody": "two"}]},
+    )
     assert sorted(entry["Id"] for entry in sent["Successful"]) == ["a", "b"] and not sent.get("Failed")
     handles = [message["ReceiptHandle"] for message in receive(ctx, queue_url, MaxNumberOfMessages=10)]
-    deleted = api.dispatch(ctx, "DeleteMessageBatch", {"QueueUrl": queue_url, "Entries": [
-        {"Id": "x", "ReceiptHandle": handles[0]}, {"Id": "y", "ReceiptHandle": "not-a-handle"}]})
+    deleted = api.dispatch(
+        ctx,
+        "DeleteMessageBatch",
+        {
+            "QueueUrl": queue_url,
+            "Entries": [{"Id": "x", "ReceiptHandle": handles[0]}, {"Id": "y", "ReceiptHandle": "not-a-handle"}],
+        },
+    )
     assert [entry["Id"] for entry in deleted["Successful"]] == ["x"]
     [failure] = deleted["Failed"]
     assert (failure["Id"], failure["Code"], failure["SenderFault"]) == ("y", "ReceiptHandleIsInvalid", True)
@@ -92,18 +105,24 @@ def test_a_batch_reports_each_entry(ctx, queue_url):
 def test_a_value_out_of_range_is_invalid_parameter_value(ctx, queue_url):
     error = refused(ctx, "ReceiveMessage", {"QueueUrl": queue_url, "MaxNumberOfMessages": 11})
     assert (error.name, error.code, error.status) == ("InvalidParameterValue", "InvalidParameterValue", 400)
-    assert error.message == ("Value 11 for parameter MaxNumberOfMessages is invalid. "
-                             "Reason: Must be between 1 and 10, if provided.")
+    assert error.message == (
+        "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided."
+    )
 
 
 def test_a_visibility_timeout_beyond_twelve_hours_is_refused(ctx, queue_url):
     api.dispatch(ctx, "SendMessage", {"QueueUrl": queue_url, "MessageBody": "x"})
     [message] = receive(ctx, queue_url)
-    error = refused(ctx, "ChangeMessageVisibility", {"QueueUrl": queue_url, "ReceiptHandle": message["ReceiptHandle"],
-                                                     "VisibilityTimeout": 43201})
+    error = refused(
+        ctx,
+        "ChangeMessageVisibility",
+        {"QueueUrl": queue_url, "ReceiptHandle": message["ReceiptHandle"], "VisibilityTimeout": 43201},
+    )
     assert error.name == "InvalidParameterValue"
-    assert error.message == ("Value 43201 for parameter VisibilityTimeout is invalid. "
-                             "Reason: VisibilityTimeout must be an integer between 0 and 43200.")
+    assert error.message == (
+        "Value 43201 for parameter VisibilityTimeout is invalid. "
+        "Reason: VisibilityTimeout must be an integer between 0 and 43200."
+    )
 
 
 def test_a_malformed_receipt_handle_is_receipt_handle_is_invalid(ctx, queue_url):
@@ -113,8 +132,14 @@ def test_a_malformed_receipt_handle_is_receipt_handle_is_invalid(ctx, queue_url)
 
 
 def test_repeated_batch_ids_are_refused_as_a_whole(ctx, queue_url):
-    error = refused(ctx, "SendMessageBatch", {"QueueUrl": queue_url, "Entries": [
-        {"Id": "same", "MessageBody": "one"}, {"Id": "same", "MessageBody": "two"}]})
+    error = refused(
+        ctx,
+        "SendMessageBatch",
+        {
+            "QueueUrl": queue_url,
+            "Entries": [{"Id": "same", "MessageBody": "one"}, {"Id": "same", "MessageBody": "two"}],
+        },
+    )
     assert (error.name, error.code) == ("BatchEntryIdsNotDistinct", "AWS.SimpleQueueService.BatchEntryIdsNotDistinct")
     assert error.message == "Id same repeated."
     assert receive(ctx, queue_url) == []

@@ -214,7 +214,9 @@ def check(queue, model: Model, messages: dict[str, Message], step: str) -> None:
     for mid, state in model.state.items():
         assert messages[mid].state is state, f"{step}: message {mid} is {messages[mid].state}, model says {state}"
     # Every live message is in exactly one place (private structures, read for the invariant).
-    assert {message.id for message in queue._messages} == {mid for mid, s in model.state.items() if s is not State.GONE}, step
+    assert {message.id for message in queue._messages} == {
+        mid for mid, s in model.state.items() if s is not State.GONE
+    }, step
 
 
 def run_random_sequence(seed: int, steps: int, receipt_mode: str) -> None:

@@ -58,8 +58,9 @@ def test_seeded_faults_repeat_exactly(broker):
     assert run("a") == run("b")
 
 
-@pytest.mark.parametrize("bad", [{"duplicate_delivery": 1.5}, {"lost_delete": -0.1},
-                                 {"delayed_visibility_seconds": 901}])
+@pytest.mark.parametrize(
+    "bad", [{"duplicate_delivery": 1.5}, {"lost_delete": -0.1}, {"delayed_visibility_seconds": 901}]
+)
 def test_fault_values_are_checked(bad):
     with pytest.raises(ValueError):
         FaultPolicy(**bad)

@@ -22,16 +22,21 @@ from .support import (
 
 
 def test_json_ignores_unknown_members_and_nulls():
-    req = raw_request(headers={"X-Amz-Target": "AmazonSQS.ListQueues",
-                               "Content-Type": "application/x-amz-json-1.0"},
-                      data=json.dumps({"Bogus": 1, "QueueNamePrefix": None, "MaxResults": 2}))
+    req = raw_request(
+        headers={"X-Amz-Target": "AmazonSQS.ListQueues", "Content-Type": "application/x-amz-json-1.0"},
+        data=json.dumps({"Bogus": 1, "QueueNamePrefix": None, "MaxResults": 2}),
+    )
     assert roundtrip(req) == ("json", ("ListQueues", {"MaxResults": 2}))
 
 
 def test_json_bad_types():
     def call(body):
-        return parse_error(raw_request(headers={"X-Amz-Target": "AmazonSQS.ReceiveMessage",
-                                           "Content-Type": "application/x-amz-json-1.0"}, data=body))
+        return parse_error(
+            raw_request(
+                headers={"X-Amz-Target": "AmazonSQS.ReceiveMessage", "Content-Type": "application/x-amz-json-1.0"},
+                data=body,
+            )
+        )
 
     err = call(json.dumps({"QueueUrl": QURL, "MaxNumberOfMessages": "5"}))
     assert err.name == "InvalidParameterValue"
@@ -43,9 +48,16 @@ def test_json_bad_types():
 
 
 def test_json_bad_blob():
-    req = raw_request(headers={"X-Amz-Target": "AmazonSQS.SendMessage"}, data=json.dumps({
-        "QueueUrl": QURL, "MessageBody": "x",
-        "MessageAttributes": {"b": {"DataType": "Binary", "BinaryValue": "***"}}}))
+    req = raw_request(
+        headers={"X-Amz-Target": "AmazonSQS.SendMessage"},
+        data=json.dumps(
+            {
+                "QueueUrl": QURL,
+                "MessageBody": "x",
+                "MessageAttributes": {"b": {"DataType": "Binary", "BinaryValue": "***"}},
+            }
+        ),
+    )
     err = parse_error(req)
     assert err.name == "InvalidParameterValue" and "MessageAttributes.b.BinaryValue" in err.message
 
@@ -60,8 +72,10 @@ def test_json_errors():
     response = protocol.serialize_error("json", queue_does_not_exist(), RID)
     assert response.status_code == 400
     assert response.headers["x-amzn-query-error"] == "AWS.SimpleQueueService.NonExistentQueue;Sender"
-    assert json.loads(response.get_data()) == {"__type": "com.amazonaws.sqs#QueueDoesNotExist",
-                                   "message": "The specified queue does not exist."}
+    assert json.loads(response.get_data()) == {
+        "__type": "com.amazonaws.sqs#QueueDoesNotExist",
+        "message": "The specified queue does not exist.",
+    }
     parsed = parse_response(JSON_MODEL, "json", "GetQueueUrl", response)
     assert parsed["Error"] == {
         "Code": "AWS.SimpleQueueService.NonExistentQueue",
@@ -81,8 +95,9 @@ def test_boto3_client_error_class():
     """botocore's SQS hook turns our JSON error into the modelled exception class."""
     import boto3
 
-    client = boto3.client("sqs", region_name="us-east-1", aws_access_key_id="test",
-                          aws_secret_access_key="test", endpoint_url=HOST)
+    client = boto3.client(
+        "sqs", region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test", endpoint_url=HOST
+    )
     response = protocol.serialize_error("json", queue_does_not_exist(), RID)
     raw = {"status_code": 400, "headers": HeadersDict(dict(response.headers)), "body": response.get_data()}
     parsed = create_parser("json").parse(raw, JSON_MODEL.operation_model("GetQueueUrl").output_shape)

@@ -24,8 +24,7 @@ def test_query_empty_list_and_variants():
     req = raw_request(data={"Action": "GetQueueAttributes", "QueueUrl": QURL, "AttributeNames": ""})
     assert roundtrip(req)[1][1]["AttributeNames"] == []
     for style in ("AttributeNames.member.{}", "AttributeNames.{}", "AttributeName.{}"):
-        data = {"Action": "GetQueueAttributes", "QueueUrl": QURL,
-                style.format(2): "Policy", style.format(1): "All"}
+        data = {"Action": "GetQueueAttributes", "QueueUrl": QURL, style.format(2): "Policy", style.format(1): "All"}
         assert roundtrip(raw_request(data=data))[1][1]["AttributeNames"] == ["All", "Policy"]
 
 
@@ -33,8 +32,14 @@ def test_query_get_with_query_string_and_auth_keys_ignored():
     req = raw_request(
         path="/000000000000/q1",
         method="GET",
-        query_string={"Action": "ReceiveMessage", "Version": "2012-11-05", "MaxNumberOfMessages": "3",
-                      "X-Amz-Signature": "x", "AWSAccessKeyId": "k", "SignatureVersion": "2"},
+        query_string={
+            "Action": "ReceiveMessage",
+            "Version": "2012-11-05",
+            "MaxNumberOfMessages": "3",
+            "X-Amz-Signature": "x",
+            "AWSAccessKeyId": "k",
+            "SignatureVersion": "2",
+        },
     )
     assert roundtrip(req) == ("query", ("ReceiveMessage", {"QueueUrl": QURL, "MaxNumberOfMessages": 3}))
 
@@ -48,10 +53,18 @@ def test_query_bad_int_and_bool_and_blob():
     err = parse_error(raw_request(data={"Action": "ReceiveMessage", "QueueUrl": QURL, "MaxNumberOfMessages": "abc"}))
     assert err.name == "InvalidParameterValue"
     assert err.message.startswith("Value abc for parameter MaxNumberOfMessages is invalid. Reason: ")
-    err = parse_error(raw_request(data={"Action": "SendMessage", "QueueUrl": QURL, "MessageBody": "x",
-                                   "MessageAttribute.1.Name": "b",
-                                   "MessageAttribute.1.Value.DataType": "Binary",
-                                   "MessageAttribute.1.Value.BinaryValue": "!!notbase64"}))
+    err = parse_error(
+        raw_request(
+            data={
+                "Action": "SendMessage",
+                "QueueUrl": QURL,
+                "MessageBody": "x",
+                "MessageAttribute.1.Name": "b",
+                "MessageAttribute.1.Value.DataType": "Binary",
+                "MessageAttribute.1.Value.BinaryValue": "!!notbase64",
+            }
+        )
+    )
     assert err.name == "InvalidParameterValue"
     assert "MessageAttribute.1.Value.BinaryValue" in err.message
 
@@ -60,8 +73,10 @@ def test_query_xml_layout():
     out = {"Messages": [{"MessageId": "m", "MessageAttributes": {"x": {"DataType": "String", "StringValue": "v"}}}]}
     text = protocol.serialize_result("query", "ReceiveMessage", out, RID).get_data(as_text=True)
     assert '<ReceiveMessageResponse xmlns="http://queue.amazonaws.com/doc/2012-11-05/">' in text
-    assert ("<ReceiveMessageResult><Message><MessageId>m</MessageId><MessageAttribute><Name>x</Name>"
-            "<Value><StringValue>v</StringValue><DataType>String</DataType></Value></MessageAttribute>") in text
+    assert (
+        "<ReceiveMessageResult><Message><MessageId>m</MessageId><MessageAttribute><Name>x</Name>"
+        "<Value><StringValue>v</StringValue><DataType>String</DataType></Value></MessageAttribute>"
+    ) in text
 
 
 def test_query_errors(query_model):
@@ -97,4 +112,6 @@ def test_query_index_int_refuses_is_the_clients():
     # "²" is a digit to str.isdigit() but not to int().
     err = parse_error(raw_request(data={"Action": "CreateQueue", "QueueName": "q", "Attribute.².Name": "x"}))
     assert (err.name, err.message) == (
-        "InvalidParameterValue", "The request could not be parsed: invalid literal for int() with base 10: '²'")
+        "InvalidParameterValue",
+        "The request could not be parsed: invalid literal for int() with base 10: '²'",
+    )

@@ -22,13 +22,22 @@ def test_detected_from_accept():
 
 
 def test_result_is_the_xml_tree_with_nulls():
-    message = {"MessageId": "m", "Body": "b", "Attributes": {"SenderId": "s"},
-               "MessageAttributes": {"bin": {"DataType": "Binary", "BinaryValue": b"\x00\xff"}}}
+    message = {
+        "MessageId": "m",
+        "Body": "b",
+        "Attributes": {"SenderId": "s"},
+        "MessageAttributes": {"bin": {"DataType": "Binary", "BinaryValue": b"\x00\xff"}},
+    }
     body = _json(protocol.serialize_result("query-json", "ReceiveMessage", {"Messages": [message]}, RID))
     (sent,) = body["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"]
     assert sent["Attributes"] == {"SenderId": "s"}
-    assert sent["MessageAttributes"]["bin"] == {"BinaryValue": "AP8=", "DataType": "Binary", "StringValue": None,
-                                               "StringListValues": None, "BinaryListValues": None}
+    assert sent["MessageAttributes"]["bin"] == {
+        "BinaryValue": "AP8=",
+        "DataType": "Binary",
+        "StringValue": None,
+        "StringListValues": None,
+        "BinaryListValues": None,
+    }
     assert sent["ReceiptHandle"] is None and sent["MD5OfMessageAttributes"] is None
     assert body["ReceiveMessageResponse"]["ResponseMetadata"] == {"RequestId": RID}
     empty = _json(protocol.serialize_result("query-json", "ReceiveMessage", {}, RID))
@@ -43,6 +52,13 @@ def test_aws_names_of_result_members():
 def test_error():
     response = protocol.serialize_error("query-json", queue_does_not_exist(), RID)
     assert response.status_code == 400
-    assert _json(response) == {"ErrorResponse": {"Error": {
-        "Type": "Sender", "Code": "AWS.SimpleQueueService.NonExistentQueue",
-        "Message": "The specified queue does not exist for this wsdl version."}, "RequestId": RID}}
+    assert _json(response) == {
+        "ErrorResponse": {
+            "Error": {
+                "Type": "Sender",
+                "Code": "AWS.SimpleQueueService.NonExistentQueue",
+                "Message": "The specified queue does not exist for this wsdl version.",
+            },
+            "RequestId": RID,
+        }
+    }

@@ -81,18 +81,36 @@ def test_create_queue_attributes_and_tags(make_request):
 @pytest.mark.parametrize(
     "operation,params",
     [
-        ("ReceiveMessage", {"QueueUrl": QURL, "AttributeNames": ["All"], "MessageAttributeNames": ["a", "b"],
-                            "MessageSystemAttributeNames": ["SenderId"], "MaxNumberOfMessages": 10,
-                            "WaitTimeSeconds": 0, "VisibilityTimeout": 30}),
+        (
+            "ReceiveMessage",
+            {
+                "QueueUrl": QURL,
+                "AttributeNames": ["All"],
+                "MessageAttributeNames": ["a", "b"],
+                "MessageSystemAttributeNames": ["SenderId"],
+                "MaxNumberOfMessages": 10,
+                "WaitTimeSeconds": 0,
+                "VisibilityTimeout": 30,
+            },
+        ),
         ("GetQueueAttributes", {"QueueUrl": QURL, "AttributeNames": ["VisibilityTimeout", "Policy"]}),
         ("TagQueue", {"QueueUrl": QURL, "Tags": {"a": "1", "b": ""}}),
         ("UntagQueue", {"QueueUrl": QURL, "TagKeys": ["a", "b"]}),
         ("SetQueueAttributes", {"QueueUrl": QURL, "Attributes": {"DelaySeconds": "1"}}),
         ("DeleteMessageBatch", {"QueueUrl": QURL, "Entries": [{"Id": "1", "ReceiptHandle": "r"}]}),
-        ("ChangeMessageVisibilityBatch", {"QueueUrl": QURL, "Entries": [
-            {"Id": "1", "ReceiptHandle": "r", "VisibilityTimeout": 0}]}),
-        ("AddPermission", {"QueueUrl": QURL, "Label": "l", "AWSAccountIds": ["111122223333"],
-                           "Actions": ["SendMessage", "ReceiveMessage"]}),
+        (
+            "ChangeMessageVisibilityBatch",
+            {"QueueUrl": QURL, "Entries": [{"Id": "1", "ReceiptHandle": "r", "VisibilityTimeout": 0}]},
+        ),
+        (
+            "AddPermission",
+            {
+                "QueueUrl": QURL,
+                "Label": "l",
+                "AWSAccountIds": ["111122223333"],
+                "Actions": ["SendMessage", "ReceiveMessage"],
+            },
+        ),
         ("ListQueues", {"QueueNamePrefix": "q", "MaxResults": 5}),
         ("ListQueues", {}),
         ("DeleteMessage", {"QueueUrl": QURL, "ReceiptHandle": "r+/="}),
@@ -120,7 +138,9 @@ def test_receive_message_output(proto_model):
 def test_single_message_list_and_empty_receive(proto_model):
     proto, model = proto_model
     one = {"Messages": [{"MessageId": "m", "Body": "b", "Attributes": {"SenderId": "s"}}]}
-    parsed = parse_response(model, proto, "ReceiveMessage", protocol.serialize_result(proto, "ReceiveMessage", one, RID))
+    parsed = parse_response(
+        model, proto, "ReceiveMessage", protocol.serialize_result(proto, "ReceiveMessage", one, RID)
+    )
     assert parsed["Messages"] == one["Messages"]
     parsed = parse_response(model, proto, "ReceiveMessage", protocol.serialize_result(proto, "ReceiveMessage", {}, RID))
     assert "Messages" not in parsed
@@ -130,17 +150,29 @@ def test_single_message_list_and_empty_receive(proto_model):
     "operation,output",
     [
         ("SendMessage", {"MessageId": "id", "MD5OfMessageBody": "md5", "SequenceNumber": "1"}),
-        ("SendMessageBatch", {
-            "Successful": [{"Id": "a", "MessageId": "m", "MD5OfMessageBody": "x"},
-                           {"Id": "b", "MessageId": "n", "MD5OfMessageBody": "y"}],
-            "Failed": [{"Id": "c", "SenderFault": True, "Code": "InvalidParameterValue", "Message": "bad"}]}),
+        (
+            "SendMessageBatch",
+            {
+                "Successful": [
+                    {"Id": "a", "MessageId": "m", "MD5OfMessageBody": "x"},
+                    {"Id": "b", "MessageId": "n", "MD5OfMessageBody": "y"},
+                ],
+                "Failed": [{"Id": "c", "SenderFault": True, "Code": "InvalidParameterValue", "Message": "bad"}],
+            },
+        ),
         ("CreateQueue", {"QueueUrl": QURL}),
         ("GetQueueAttributes", {"Attributes": {"VisibilityTimeout": "30", "DelaySeconds": "0"}}),
         ("ListQueues", {"QueueUrls": [QURL, QURL + "2"], "NextToken": "t"}),
         ("ListQueueTags", {"Tags": {"a": "1"}}),
         ("ListDeadLetterSourceQueues", {"queueUrls": [QURL]}),
-        ("ListMessageMoveTasks", {"Results": [{"Status": "RUNNING", "ApproximateNumberOfMessagesMoved": 3,
-                                               "StartedTimestamp": 1700000000000}]}),
+        (
+            "ListMessageMoveTasks",
+            {
+                "Results": [
+                    {"Status": "RUNNING", "ApproximateNumberOfMessagesMoved": 3, "StartedTimestamp": 1700000000000}
+                ]
+            },
+        ),
         ("DeleteMessageBatch", {"Successful": [], "Failed": [{"Id": "a", "SenderFault": False, "Code": "X"}]}),
     ],
 )

@@ -53,8 +53,13 @@ def json_params(draw, operation: str) -> dict:
 def form_fields(draw, operation: str) -> list[tuple[str, str]]:
     members = list(MODEL.operation_model(operation).input_shape.members)
     suffixes = ["", ".1", ".1.Name", ".1.Value", ".1.Value.DataType", ".1.Value.StringValue", ".member.1", ".1.Id"]
-    keys = st.builds(lambda m, s: m + s, st.sampled_from(members + ["Attribute", "MessageAttribute"]),
-                     st.sampled_from(suffixes)) if members else st.just("Bogus")
+    keys = (
+        st.builds(
+            lambda m, s: m + s, st.sampled_from(members + ["Attribute", "MessageAttribute"]), st.sampled_from(suffixes)
+        )
+        if members
+        else st.just("Bogus")
+    )
     fields = draw(st.lists(st.tuples(keys, st.text(max_size=30)), max_size=8))
     fields = [(k, "0" if k.startswith("WaitTimeSeconds") else v) for k, v in fields]
     return [("Action", operation), ("QueueUrl", QUEUE_URL)] + fields
@@ -111,7 +116,11 @@ def test_query_requests_of_any_shape(fields):
     content_type=st.sampled_from(
         ["application/x-amz-json-1.0", "application/x-www-form-urlencoded", "text/plain", "", "application/json"]
     ),
-    target=st.one_of(st.none(), st.text(string.printable.strip(), max_size=30), st.sampled_from([f"AmazonSQS.{op}" for op in OPERATIONS])),
+    target=st.one_of(
+        st.none(),
+        st.text(string.printable.strip(), max_size=30),
+        st.sampled_from([f"AmazonSQS.{op}" for op in OPERATIONS]),
+    ),
 )
 def test_garbage_requests(method, path, body, content_type, target):
     headers = {"Content-Type": content_type} if content_type else {}

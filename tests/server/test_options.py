@@ -12,14 +12,30 @@ from emulator.server.build import OptionError, Options, build
 # (Options fields, the same on the command line, what the command line prints, what serve() raises)
 BAD = [
     ({"account_id": "12"}, ["--account-id", "12"], "--account-id must be 12 digits", "account_id must be 12 digits"),
-    ({"hostname": "sqs:port"}, ["--hostname", "sqs:port"], "--hostname must be a host name, optionally with :port",
-     "hostname must be a host name, optionally with :port"),
-    ({"sync_interval_ms": 0}, ["--sync-interval-ms", "0"], "--sync-interval-ms must be between 1 and 60000",
-     "sync_interval_ms must be between 1 and 60000"),
-    ({"purge_cooldown": -1}, ["--purge-cooldown", "-1"], "cooldowns are seconds, 0 or more",
-     "cooldowns are seconds, 0 or more"),
-    ({"recreate_cooldown": -0.5}, ["--recreate-cooldown", "-0.5"], "cooldowns are seconds, 0 or more",
-     "cooldowns are seconds, 0 or more"),
+    (
+        {"hostname": "sqs:port"},
+        ["--hostname", "sqs:port"],
+        "--hostname must be a host name, optionally with :port",
+        "hostname must be a host name, optionally with :port",
+    ),
+    (
+        {"sync_interval_ms": 0},
+        ["--sync-interval-ms", "0"],
+        "--sync-interval-ms must be between 1 and 60000",
+        "sync_interval_ms must be between 1 and 60000",
+    ),
+    (
+        {"purge_cooldown": -1},
+        ["--purge-cooldown", "-1"],
+        "cooldowns are seconds, 0 or more",
+        "cooldowns are seconds, 0 or more",
+    ),
+    (
+        {"recreate_cooldown": -0.5},
+        ["--recreate-cooldown", "-0.5"],
+        "cooldowns are seconds, 0 or more",
+        "cooldowns are seconds, 0 or more",
+    ),
     ({"port": 70000}, ["--port", "70000"], "--port must be from 0 to 65535", "port must be from 0 to 65535"),
     ({"data_dir": ""}, ["--data-dir", ""], "--data-dir must name a directory", "data_dir must name a directory"),
 ]

@@ -13,7 +13,7 @@ from emulator.inspect.client import AdminApiError, AdminClient, EmulatorUnreacha
 
 pytest_plugins = ["pytester"]
 
-USER_TESTS = '''
+USER_TESTS = """
 import os
 
 import boto3
@@ -76,13 +76,15 @@ def test_and_after_it(sqs_client):
 
 def test_without_the_fixtures_the_environment_is_untouched():
     assert os.environ["AWS_ENDPOINT_URL_SQS"] == "http://from-the-shell.invalid"
-'''
+"""
 
 
 @pytest.fixture
 def user_suite(pytester, monkeypatch):
     monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)  # the plugin loads by its entry point
-    monkeypatch.setenv("AWS_ENDPOINT_URL_SQS", "http://from-the-shell.invalid")  # what a test without the fixtures keeps
+    monkeypatch.setenv(
+        "AWS_ENDPOINT_URL_SQS", "http://from-the-shell.invalid"
+    )  # what a test without the fixtures keeps
     monkeypatch.setenv("AWS_PROFILE", "a-profile-this-machine-lacks")
     pytester.makepyfile(test_user_suite=USER_TESTS)
     return pytester
@@ -164,8 +166,9 @@ def test_peek_follows_pages_up_to_its_limit():
         sqs = server.client()
         url = sqs.create_queue(QueueName="many")["QueueUrl"]
         for start in range(0, 1100, 10):
-            sqs.send_message_batch(QueueUrl=url, Entries=[
-                {"Id": str(i), "MessageBody": f"m{start + i}"} for i in range(10)])
+            sqs.send_message_batch(
+                QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": f"m{start + i}"} for i in range(10)]
+            )
         admin = AdminClient(server.endpoint_url)
         assert len(admin.peek("many")) == 100
         every = admin.peek("many", limit=None)

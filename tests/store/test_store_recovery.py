@@ -25,9 +25,11 @@ def filled(path):
     broker.delete_queue(broker.create_queue(ACCOUNT, REGION, "gone", {})[0])
     close(broker, store)
     with sqlite3.connect(path / "sqs.db") as db:
-        db.execute("INSERT INTO messages SELECT 99, seq, id, body, attributes, system_attributes, md5_of_body, "
-                   "md5_of_attributes, group_id, dedup_id, sequence_number, sent_at, sender_id, dead_letter_source, "
-                   "state, receive_count, first_receive_at, nonce, received_at, due FROM messages WHERE queue_id = 1")
+        db.execute(
+            "INSERT INTO messages SELECT 99, seq, id, body, attributes, system_attributes, md5_of_body, "
+            "md5_of_attributes, group_id, dedup_id, sequence_number, sent_at, sender_id, dead_letter_source, "
+            "state, receive_count, first_receive_at, nonce, received_at, due FROM messages WHERE queue_id = 1"
+        )
     return bodies, fifo_id
 
 
@@ -37,7 +39,11 @@ def test_read_gives_each_queue_its_messages_in_order_and_its_live_dedup_ids(tmp_
     kept = read_kept(db, T0, COOLDOWN)
     standard, fifo = kept.queues
     assert (standard.name, [m.id for m in standard.messages], standard.seq, standard.dedup) == (
-        "standard", bodies, 3, [])
+        "standard",
+        bodies,
+        3,
+        [],
+    )
     assert (fifo.name, fifo.fifo, [m.id for m in fifo.messages]) == ("q.fifo", True, [fifo_id])
     assert fifo.dedup == [("d", Sent(fifo_id, fifo.messages[0].sequence_number), T0 + DEDUP_WINDOW)]
     assert kept.cooldowns == [(ACCOUNT, REGION, "gone", T0)]

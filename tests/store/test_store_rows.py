@@ -24,8 +24,18 @@ from emulator.store.rows import (
 )
 from emulator.store.writer import Writer
 
-QUEUE = SimpleNamespace(account=ACCOUNT, region=REGION, name="q.fifo", fifo=True, attributes={"FifoQueue": "true"},
-                        tags={"team": "a"}, created_at=1, modified_at=2, purged_at=None, arn="arn:q")
+QUEUE = SimpleNamespace(
+    account=ACCOUNT,
+    region=REGION,
+    name="q.fifo",
+    fifo=True,
+    attributes={"FifoQueue": "true"},
+    tags={"team": "a"},
+    created_at=1,
+    modified_at=2,
+    purged_at=None,
+    arn="arn:q",
+)
 TASK = SimpleNamespace(handle="h", source=QUEUE, state=lambda: {"status": "RUNNING", "moved": 3})
 
 
@@ -46,8 +56,10 @@ def write(db, *changes) -> None:
 
 def message() -> Message:
     message = make_message("body", group_id="g", dedup_id="d")
-    message.attributes = {"blob": {"DataType": "Binary", "BinaryValue": b"\x00\xff"},
-                          "s": {"DataType": "String", "StringValue": "v"}}
+    message.attributes = {
+        "blob": {"DataType": "Binary", "BinaryValue": b"\x00\xff"},
+        "s": {"DataType": "String", "StringValue": "v"},
+    }
     message.system_attributes = {"AWSTraceHeader": {"DataType": "String", "StringValue": "Root=1"}}
     message.md5_of_attributes, message.sequence_number, message.seq, message.sent_at = "m", "18", 4, T0
     message.dead_letter_source = "arn:source"
@@ -62,13 +74,30 @@ def fields(message: Message) -> dict:
 
 def test_what_each_record_writes_recovery_reads_back(db):
     sent = message()
-    write(db, SaveQueue.of(1, QUEUE), AddMessage(1, sent), AddDedup.of(1, ("g", "d"), Sent(sent.id, "18"), T0 + 300),
-          AddDedup.of(1, "plain", Sent("other", None), T0 + 299), SaveTask.of(TASK), SetClock(T0 + 5))
+    write(
+        db,
+        SaveQueue.of(1, QUEUE),
+        AddMessage(1, sent),
+        AddDedup.of(1, ("g", "d"), Sent(sent.id, "18"), T0 + 300),
+        AddDedup.of(1, "plain", Sent("other", None), T0 + 299),
+        SaveTask.of(TASK),
+        SetClock(T0 + 5),
+    )
     kept = read_kept(db, T0, 60)
     (queue,) = kept.queues
-    assert (queue.queue_id, queue.account, queue.region, queue.name, queue.fifo, queue.attributes, queue.tags,
-            queue.created_at, queue.modified_at, queue.purged_at, queue.seq) == (
-        1, ACCOUNT, REGION, "q.fifo", True, {"FifoQueue": "true"}, {"team": "a"}, 1, 2, None, 0)
+    assert (
+        queue.queue_id,
+        queue.account,
+        queue.region,
+        queue.name,
+        queue.fifo,
+        queue.attributes,
+        queue.tags,
+        queue.created_at,
+        queue.modified_at,
+        queue.purged_at,
+        queue.seq,
+    ) == (1, ACCOUNT, REGION, "q.fifo", True, {"FifoQueue": "true"}, {"team": "a"}, 1, 2, None, 0)
     assert [fields(m) for m in queue.messages] == [fields(sent)]
     assert queue.dedup == [("plain", Sent("other", None), T0 + 299), (("g", "d"), Sent(sent.id, "18"), T0 + 300)]
     assert kept.move_tasks == [("arn:q", {"status": "RUNNING", "moved": 3})]
@@ -76,8 +105,13 @@ def test_what_each_record_writes_recovery_reads_back(db):
 
 
 def test_a_dropped_queue_leaves_only_its_cooldown_and_a_reset_leaves_nothing(db):
-    write(db, SaveQueue.of(1, QUEUE), AddMessage(1, message()), AddDedup.of(1, "d", Sent("id", None), T0 + 300),
-          DropQueue(1, ACCOUNT, REGION, "q.fifo", T0))
+    write(
+        db,
+        SaveQueue.of(1, QUEUE),
+        AddMessage(1, message()),
+        AddDedup.of(1, "d", Sent("id", None), T0 + 300),
+        DropQueue(1, ACCOUNT, REGION, "q.fifo", T0),
+    )
     assert read_kept(db, T0, 60) == ([], [], [(ACCOUNT, REGION, "q.fifo", T0)], set())
     write(db, SaveQueue.of(2, QUEUE), SaveTask.of(TASK), Reset())
     assert read_kept(db, T0, 60) == ([], [], [], set())

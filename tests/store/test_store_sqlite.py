@@ -21,7 +21,11 @@ def test_binary_attributes_and_every_delivery_field_come_back(tmp_path):
     restored = broker.get_queue(ACCOUNT, REGION, "q")._messages[message.id]
     assert restored.attributes == {"blob": {"DataType": "Binary", "BinaryValue": b"\x00\xff"}}
     assert (restored.state, restored.receive_count, restored.nonce, restored.due) == (
-        State.INFLIGHT, 1, message.nonce, message.due)
+        State.INFLIGHT,
+        1,
+        message.nonce,
+        message.due,
+    )
     close(broker, store)
 
 

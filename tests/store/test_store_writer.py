@@ -51,7 +51,8 @@ def test_a_change_before_the_insert_is_written_rewrites_the_insert(writer, tmp_p
     writer.message_changed(1, 1, ("inflight", 1, T0, "n", T0, T0 + 30))
     assert [type(change) for change in writer._changes] == [SaveQueue, AddMessage]
     assert written(writer, tmp_path, "SELECT seq, state, receive_count, nonce FROM messages") == [
-        (1, "inflight", 1, "n")]
+        (1, "inflight", 1, "n")
+    ]
 
 
 def test_changes_of_a_written_message_coalesce_and_a_delete_takes_their_place(writer, tmp_path):

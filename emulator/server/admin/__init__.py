@@ -36,10 +36,10 @@ def claims(path: str) -> bool:
 
 
 def handle(request: Request, app) -> Response:
-    route = "reset" if request.path == MOTO_RESET else request.path[len(PREFIX):].strip("/")
+    route = "reset" if request.path == MOTO_RESET else request.path[len(PREFIX) :].strip("/")
     try:
         if route == "ui" or route.startswith("ui/"):
-            return ui.serve(request, route[len("ui"):].lstrip("/"))
+            return ui.serve(request, route[len("ui") :].lstrip("/"))
         methods = routes.ROUTES.get(route)
         if methods is None:
             raise AdminError(404, f"no admin route {request.path}")

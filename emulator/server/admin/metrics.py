@@ -5,8 +5,14 @@ latency are counted as they are served; queue depths and totals are read from
 the engine at scrape time, so a scrape costs nothing between scrapes.
 """
 
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, disable_created_metrics,
-                               generate_latest)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from werkzeug.wrappers import Response
 
@@ -21,10 +27,19 @@ class Metrics:
 
     def __init__(self, broker):
         self.registry = CollectorRegistry(auto_describe=False)
-        self._requests = Counter("sqs_requests", "SQS requests served, by operation and outcome",
-                                 ["operation", "outcome"], registry=self.registry)
-        self._latency = Histogram("sqs_request_duration_seconds", "Time to serve an SQS request", ["operation"],
-                                  buckets=LATENCY_BUCKETS, registry=self.registry)
+        self._requests = Counter(
+            "sqs_requests",
+            "SQS requests served, by operation and outcome",
+            ["operation", "outcome"],
+            registry=self.registry,
+        )
+        self._latency = Histogram(
+            "sqs_request_duration_seconds",
+            "Time to serve an SQS request",
+            ["operation"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
         self.registry.register(_Queues(broker))
         self._children: dict[tuple[str, str], tuple] = {}
 
@@ -42,15 +57,22 @@ class _Queues:
         self._broker = broker
 
     def collect(self):
-        depth = GaugeMetricFamily("sqs_queue_messages", "Messages in a queue, by state", labels=[*QUEUE_LABELS, "state"])
-        events = CounterMetricFamily("sqs_queue_events", "What happened to a queue's messages since it was created",
-                                     labels=[*QUEUE_LABELS, "event"])
+        depth = GaugeMetricFamily(
+            "sqs_queue_messages", "Messages in a queue, by state", labels=[*QUEUE_LABELS, "state"]
+        )
+        events = CounterMetricFamily(
+            "sqs_queue_events",
+            "What happened to a queue's messages since it was created",
+            labels=[*QUEUE_LABELS, "event"],
+        )
         for queue in self._broker.all_queues():
             labels = [queue.name, queue.account, queue.region]
             counts = queue.counts()
-            for state, key in (("visible", "ApproximateNumberOfMessages"),
-                               ("inflight", "ApproximateNumberOfMessagesNotVisible"),
-                               ("delayed", "ApproximateNumberOfMessagesDelayed")):
+            for state, key in (
+                ("visible", "ApproximateNumberOfMessages"),
+                ("inflight", "ApproximateNumberOfMessagesNotVisible"),
+                ("delayed", "ApproximateNumberOfMessagesDelayed"),
+            ):
                 depth.add_metric([*labels, state], counts[key])
             for event, total in queue.stats.as_dict().items():
                 events.add_metric([*labels, event], total)

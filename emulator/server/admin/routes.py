@@ -71,8 +71,14 @@ def _number(value, name: str, low: float, high: float) -> float:
 
 
 def _context(request, app, account: str | None = None, region: str | None = None) -> api.Context:
-    return api.Context(broker=app.broker, account=account or app.account_id, region=region or app.region,
-                       base_url=app.base_url(request), default_region=app.region, sender_id=app.account_id)
+    return api.Context(
+        broker=app.broker,
+        account=account or app.account_id,
+        region=region or app.region,
+        base_url=app.base_url(request),
+        default_region=app.region,
+        sender_id=app.account_id,
+    )
 
 
 def _queue(request, app, body: dict | None = None):
@@ -117,8 +123,12 @@ def reset(request, app) -> dict:
 
 def queues(request, app) -> dict:
     ctx = _context(request, app)
-    return {"queues": [views.queue(ctx, queue) for queue in
-                       sorted(app.broker.all_queues(), key=lambda q: (q.account, q.region, q.name))]}
+    return {
+        "queues": [
+            views.queue(ctx, queue)
+            for queue in sorted(app.broker.all_queues(), key=lambda q: (q.account, q.region, q.name))
+        ]
+    }
 
 
 def messages(request, app) -> dict:
@@ -129,8 +139,11 @@ def messages(request, app) -> dict:
     limit = int(_number(request.args.get("limit", DEFAULT_PEEK), "limit", 1, MAX_PEEK))
     after = int(_number(request.args.get("after", 0), "after", 0, 2**63))
     found, cursor = queue.peek(STATES[state], limit, after)
-    return {"queue": ctx.queue_url(queue), "messages": [views.message(snapshot) for snapshot in found],
-            "next": str(cursor) if cursor is not None else None}
+    return {
+        "queue": ctx.queue_url(queue),
+        "messages": [views.message(snapshot) for snapshot in found],
+        "next": str(cursor) if cursor is not None else None,
+    }
 
 
 def advance(request, app) -> dict:
