@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import boto3
 import pytest
-from botocore.config import Config
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
+from botocore.config import Config
 from botocore.credentials import Credentials
 from botocore.exceptions import ClientError
 

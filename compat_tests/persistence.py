@@ -26,7 +26,7 @@ class Emulator:
         self.server: Server | None = None
         self.port = free_port()
 
-    def start(self, *extra: str) -> "Emulator":
+    def start(self, *extra: str) -> Emulator:
         self.server = start_emulator(
             self.clock, "persistent", "--data-dir", self.data_dir, *self.options, *extra, port=self.port
         )
@@ -42,7 +42,7 @@ class Emulator:
         self.server.process.kill()
         self.server.process.wait(timeout=10)
 
-    def restart(self) -> "Emulator":
+    def restart(self) -> Emulator:
         assert self.stop() in (0, -15, 143)
         return self.start()
 
@@ -54,7 +54,7 @@ class Emulator:
     def advance(self, seconds: float) -> float:
         return self.admin(f"/_emulator/clock/advance?seconds={seconds}")["now"]
 
-    def __enter__(self) -> "Emulator":
+    def __enter__(self) -> Emulator:
         return self.start()
 
     def __exit__(self, *exc) -> None:

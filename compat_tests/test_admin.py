@@ -6,6 +6,7 @@ import base64
 import json
 import urllib.error
 import urllib.request
+from datetime import UTC
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -151,9 +152,9 @@ def test_clock_set_takes_epoch_seconds_or_iso_8601_and_only_moves_forward(endpoi
     status, moved = call(endpoint, "POST", "/_emulator/clock/set", {"time": now + 600})
     assert status == 200 and moved["now"] == pytest.approx(now + 600)
     assert receive(sqs, queue) == []
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    later = datetime.fromtimestamp(now + 901, timezone.utc).isoformat().replace("+00:00", "Z")
+    later = datetime.fromtimestamp(now + 901, UTC).isoformat().replace("+00:00", "Z")
     assert call(endpoint, "POST", "/_emulator/clock/set", {"time": later})[0] == 200
     assert receive_one(sqs, queue)["Body"] == "in an hour"
     status, error = call(endpoint, "POST", "/_emulator/clock/set", {"time": now})

@@ -7,7 +7,7 @@ import math
 import os
 import urllib.parse
 import urllib.request
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -95,7 +95,7 @@ def select(page, url: str) -> None:
 
 def shown_time(epoch: float) -> str:
     """The page's rendering of an emulator time: UTC, to the second."""
-    return datetime.fromtimestamp(math.floor(epoch), timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return datetime.fromtimestamp(math.floor(epoch), UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def counts(sqs, url: str) -> dict:

@@ -25,10 +25,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from emulator import api  # noqa: E402
-from emulator.engine.broker import Broker  # noqa: E402
-from emulator.engine.clock import RealClock  # noqa: E402
-from emulator.store import open_store  # noqa: E402
+from emulator import api
+from emulator.engine.broker import Broker
+from emulator.engine.clock import RealClock
+from emulator.store import open_store
 
 SEED = {"push_ms": 2633, "poll_ms": 7764, "count": 10_000}
 MODES = ("memory", "off", "interval", "always")

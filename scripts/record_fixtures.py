@@ -28,9 +28,9 @@ import difflib
 import json
 import sys
 import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,11 +1,10 @@
 """Fixtures shared by the engine, store and api tests: a manual clock, a broker on it, a standard queue."""
 
 import pytest
+from engine_support import ACCOUNT, REGION, T0
 
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock
-
-from engine_support import ACCOUNT, REGION, T0
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ import boto3
 import pytest
 
 from compat_tests.clients.conftest import clean_env, missing
-from compat_tests.servers import REPO_ROOT, stop
 from compat_tests.helpers import unique_name
+from compat_tests.servers import REPO_ROOT, stop
 
 TASKS = 50
 WORKERS = 2
@@ -43,6 +43,7 @@ def _lines(path) -> list[str]:
 def celery_app_module():
     try:
         import pycurl  # noqa: F401  kombu's asynchronous SQS client needs it
+
         from compat_tests.clients import celery_app
     except ImportError as exc:
         missing(f"needs celery[sqs] (`pip install 'celery[sqs]'`): {exc}")

@@ -165,7 +165,7 @@ _DEVIATIONS = [
         f"{API}/API_SendMessage.html (SequenceNumber); {FIFO_RESEARCH} Q6 (LocalStack's test_fifo_message_attributes, "
         "recorded against AWS)",
         ("body.SequenceNumber",),
-        {"body.SequenceNumber": lambda v: isinstance(v, str) and len(v) == 20 and v.isdigit() or v == "<seq:str>"},
+        {"body.SequenceNumber": lambda v: (isinstance(v, str) and len(v) == 20 and v.isdigit()) or v == "<seq:str>"},
         ops=("SendMessage",),
     ),
     Deviation(

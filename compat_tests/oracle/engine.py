@@ -23,12 +23,13 @@ import json
 import re
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
-
-from compat_tests.helpers import sqs_client
+from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
+
+from compat_tests.helpers import sqs_client
 
 ACCOUNT = "000000000000"
 REGION = "us-east-1"
@@ -176,7 +177,7 @@ def call(client, op: str, params: dict) -> tuple[dict, str | None, dict | None]:
         err = r.get("Error", {})
         kept = {k: err[k] for k in ("Code", "QueryErrorCode", "Type") if k in err}
         return {"status": r.get("ResponseMetadata", {}).get("HTTPStatusCode"), "error": kept}, err.get("Message"), None
-    except (BotoCoreError, Exception) as exc:  # noqa: BLE001 - e.g. an unparseable XML body
+    except (BotoCoreError, Exception) as exc:
         return {"status": None, "exception": type(exc).__name__}, str(exc)[:300], None
     resp = dict(resp)
     meta = resp.pop("ResponseMetadata", {})
@@ -221,12 +222,12 @@ def run_scenario(sc: Scenario, endpoint: str, target: str) -> Run:
 def _cleanup(client, prefix: str) -> None:
     try:
         urls = client.list_queues(QueueNamePrefix=prefix).get("QueueUrls", [])
-    except Exception:  # noqa: BLE001 - best effort
+    except Exception:
         return
     for url in urls:
         try:
             client.delete_queue(QueueUrl=url)
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
 
 

@@ -13,7 +13,6 @@ from compat_tests.oracle.deviations import CATALOGUE, GLOBAL
 from compat_tests.oracle.engine import explain, judge, run_scenario
 from compat_tests.oracle.scenarios import SCENARIOS
 
-
 # Scenarios written ahead of a feature the emulator has not built yet. They are
 # not counted as conformance: the report lists them as not run, with this reason.
 NOT_BUILT: dict[str, str] = {}

@@ -7,7 +7,8 @@ CreateQueue and SetQueueAttributes (InvalidAttributeName / InvalidAttributeValue
 
 import json
 import re
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from emulator import limits
 from emulator.engine import redrive

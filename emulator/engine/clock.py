@@ -6,7 +6,7 @@ and users can expire a 30-second visibility timeout instantly.
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 class RealClock:

@@ -9,7 +9,8 @@ takes it.
 
 import threading
 from collections import OrderedDict
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 
 class ExpiringMap:

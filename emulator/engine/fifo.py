@@ -38,7 +38,7 @@ NEVER = float("inf")
 
 
 class _Group:
-    __slots__ = ("visible", "inflight", "queued")
+    __slots__ = ("inflight", "queued", "visible")
 
     def __init__(self):
         self.visible: list[tuple[int, Message]] = []  # heap (seq, message) of its visible messages

@@ -7,7 +7,7 @@ manual clock a test advances time to let it run.
 import base64
 import json
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Message

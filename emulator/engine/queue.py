@@ -14,7 +14,7 @@ both queues or in neither.
 """
 
 import threading
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from emulator import limits
 from emulator.engine import attributes as queue_attributes

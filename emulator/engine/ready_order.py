@@ -11,7 +11,8 @@ compacts. LazyDeletions is that bookkeeping, shared by both orders and by the
 queue's arrival order (retention.py).
 """
 
-from typing import Iterator, Protocol
+from collections.abc import Iterator
+from typing import Protocol
 
 from emulator.engine.message import Message
 
@@ -51,7 +52,7 @@ class LazyDeletions:
     """Counts of an index that leaves departed messages' entries in place: compact
     when they pile up."""
 
-    __slots__ = ("live", "gone")
+    __slots__ = ("gone", "live")
 
     def __init__(self):
         self.live = 0  # entries of messages still there

@@ -17,7 +17,7 @@ costs about 50).
 import heapq
 from array import array
 from bisect import bisect_left, bisect_right
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from emulator.engine.message import Message
 from emulator.engine.ready_order import LazyDeletions

@@ -13,7 +13,7 @@ callbacks, which take it; each is guarded by the message's state and timer,
 so a superseded callback does nothing.
 """
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from emulator.engine import receipts
 from emulator.engine.journal import Journal

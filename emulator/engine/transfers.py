@@ -10,7 +10,7 @@ leaves the message where it was, to be moved on a later try.
 
 import enum
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 from emulator.engine.message import Message
 

@@ -18,7 +18,7 @@ import argparse
 import json
 import os
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from emulator.inspect.client import AdminApiError, AdminClient, EmulatorUnreachable
 
@@ -155,6 +155,4 @@ def _truncate(body: str) -> str:
 
 
 def _iso(epoch: float) -> str:
-    return (
-        datetime.fromtimestamp(round(epoch, 3), timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    )
+    return datetime.fromtimestamp(round(epoch, 3), UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

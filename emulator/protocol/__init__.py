@@ -16,7 +16,7 @@ from emulator.errors import SqsError
 
 from . import awsjson, awsquery, query_json
 
-__all__ = ["detect", "parse", "serialize_result", "serialize_error"]
+__all__ = ["detect", "parse", "serialize_error", "serialize_result"]
 
 _MODULES = {"json": awsjson, "query": awsquery, "query-json": query_json}
 

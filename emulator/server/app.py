@@ -3,7 +3,6 @@
 import logging
 import time
 import uuid
-
 from urllib.parse import urlsplit
 
 from werkzeug.wrappers import Request, Response

@@ -14,7 +14,6 @@ from emulator.server import config
 from emulator.server.build import CLOCKS, OptionError, Options, build
 from emulator.store import SYNC_MODES, StoreError
 
-
 DEFAULT = Options()
 
 

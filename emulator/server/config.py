@@ -20,10 +20,10 @@ import logging
 import tomllib
 
 from emulator import api
-from emulator.server.admin.routes import fault_policy
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import redrive
 from emulator.errors import SqsError
+from emulator.server.admin.routes import fault_policy
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from emulator.inspect.client import AdminApiError, AdminClient
 
@@ -74,7 +74,7 @@ class EmulatorServer:
     def __repr__(self) -> str:
         return f"<EmulatorServer {self.endpoint_url} {self.clock} clock>"
 
-    def __enter__(self) -> "EmulatorServer":
+    def __enter__(self) -> EmulatorServer:
         return self
 
     def __exit__(self, *exc) -> None:

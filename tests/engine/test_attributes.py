@@ -5,7 +5,6 @@ import pytest
 from emulator.engine import attributes
 from emulator.errors import SqsError
 
-
 VALID = [
     ("DelaySeconds", "0"),
     ("DelaySeconds", "900"),

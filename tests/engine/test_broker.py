@@ -1,13 +1,12 @@
 """The broker: CreateQueue's idempotence, names, and attributes applied to a queue."""
 
 import pytest
-
-from emulator.errors import SqsError
-
 from engine_support import (
     ACCOUNT,
     REGION,
 )
+
+from emulator.errors import SqsError
 
 
 def test_create_queue_is_idempotent(broker):

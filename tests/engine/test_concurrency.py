@@ -13,14 +13,13 @@ import time
 from collections import Counter
 
 import pytest
+from engine_support import ACCOUNT, REGION, counts, make_message
 
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock
 from emulator.engine.message import Message, State
 from emulator.errors import SqsError
-
-from engine_support import ACCOUNT, REGION, counts, make_message
 
 # -- real clock, many threads ---------------------------------------------------
 
@@ -203,9 +202,9 @@ class Model:
                 continue
             if self.sent_at[mid] + self.retention <= self.now:
                 self.state[mid] = State.GONE
-            elif state is State.DELAYED and self.delay_until[mid] <= self.now:
-                self.state[mid] = State.VISIBLE
-            elif state is State.INFLIGHT and self.visible_at[mid] <= self.now:
+            elif (state is State.DELAYED and self.delay_until[mid] <= self.now) or (
+                state is State.INFLIGHT and self.visible_at[mid] <= self.now
+            ):
                 self.state[mid] = State.VISIBLE
 
 

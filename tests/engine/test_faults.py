@@ -1,11 +1,10 @@
 """Fault injection (faults.py), on the manual clock."""
 
 import pytest
+from engine_support import counts, send
 
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.message import State
-
-from engine_support import counts, send
 
 ALL = frozenset(State) - {State.GONE}
 

@@ -6,10 +6,6 @@ On the manual clock; the facts are in docs/sqs-reference.md 1.8 and 1.11.
 import hashlib
 
 import pytest
-
-from emulator.engine.fifo import DEDUP_WINDOW
-from emulator.errors import SqsError
-
 from engine_support import (
     ACCOUNT,
     REGION,
@@ -20,6 +16,9 @@ from engine_support import (
     wait_for_long_poll,
     wait_until,
 )
+
+from emulator.engine.fifo import DEDUP_WINDOW
+from emulator.errors import SqsError
 
 
 @pytest.fixture

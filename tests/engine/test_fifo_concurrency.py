@@ -10,9 +10,9 @@ import threading
 import time
 from collections import defaultdict
 
-from emulator.engine.broker import Broker
-
 from engine_support import ACCOUNT, REGION, counts, make_message
+
+from emulator.engine.broker import Broker
 
 GROUPS = 20
 CONSUMERS = 8

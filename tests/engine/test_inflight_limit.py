@@ -1,10 +1,6 @@
 """The in-flight limit (read from emulator.limits at call time, so a test can lower it)."""
 
 import pytest
-
-from emulator import limits
-from emulator.limits import MAX_INFLIGHT
-
 from engine_support import (
     Poller,
     counts,
@@ -14,6 +10,8 @@ from engine_support import (
     wait_for_long_poll,
 )
 
+from emulator import limits
+from emulator.limits import MAX_INFLIGHT
 
 LIMIT = 5  # the limit is patched down: 120,000 real in-flight messages take seconds to build
 

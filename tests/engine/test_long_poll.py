@@ -1,11 +1,6 @@
 """Long polls: what wakes them and when they give up. Every join is bounded."""
 
 import pytest
-
-from emulator.engine.broker import Broker
-from emulator.engine.message import State
-from emulator.errors import SqsError
-
 from engine_support import (
     ACCOUNT,
     REGION,
@@ -15,6 +10,10 @@ from engine_support import (
     send,
     wait_for_long_poll,
 )
+
+from emulator.engine.broker import Broker
+from emulator.engine.message import State
+from emulator.errors import SqsError
 
 
 def test_long_poll_returns_when_another_thread_sends(queue):

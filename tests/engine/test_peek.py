@@ -3,9 +3,9 @@
 import hashlib
 import uuid
 
-from emulator.engine.message import Message, State
-
 from engine_support import counts, send
+
+from emulator.engine.message import Message, State
 
 ALL = frozenset(State) - {State.GONE}
 

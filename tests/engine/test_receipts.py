@@ -10,12 +10,11 @@ import base64
 import uuid
 
 import pytest
+from engine_support import ACCOUNT, REGION, counts, error_name, send
 
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.message import State
-
-from engine_support import ACCOUNT, REGION, counts, error_name, send
 
 
 @pytest.fixture

@@ -1,7 +1,5 @@
 """Retention: every state expires at its send time plus the period, one callback per queue."""
 
-from emulator.engine.message import Message, State
-
 from engine_support import (
     ACCOUNT,
     REGION,
@@ -10,6 +8,8 @@ from engine_support import (
     one_in_each_state,
     send,
 )
+
+from emulator.engine.message import Message, State
 
 # -- retention -------------------------------------------------------------
 

@@ -2,8 +2,6 @@
 
 Time moves only with clock.advance(), so no test sleeps to expire a timeout."""
 
-from emulator.engine.message import State
-
 from engine_support import (
     T0,
     counts,
@@ -12,6 +10,8 @@ from engine_support import (
     one_in_each_state,
     send,
 )
+
+from emulator.engine.message import State
 
 # -- states and counters ---------------------------------------------------
 

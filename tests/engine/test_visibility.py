@@ -1,7 +1,5 @@
 """Visibility timeouts, ChangeMessageVisibility and delays, on the manual clock."""
 
-from emulator.engine.message import State
-
 from engine_support import (
     T0,
     assert_change_visibility_on_visible_changes_nothing,
@@ -9,6 +7,8 @@ from engine_support import (
     error_name,
     send,
 )
+
+from emulator.engine.message import State
 
 # -- visibility timeout and redelivery ---------------------------------------
 

@@ -3,14 +3,14 @@ and returns a JSON-able dict, or raises AdminError with its 4xx status."""
 
 import json
 import math
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 
 from emulator import api
-from emulator.server.admin import metrics, views
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.message import State
 from emulator.errors import SqsError
+from emulator.server.admin import metrics, views
 
 MAX_PEEK = 1000
 DEFAULT_PEEK = 100
@@ -243,10 +243,10 @@ def _time(value) -> float:
         except ValueError:
             raise AdminError(400, "time must be epoch seconds or ISO 8601, e.g. 2026-12-03T10:00:00Z") from None
         if parsed.tzinfo is None:
-            parsed = parsed.replace(tzinfo=timezone.utc)  # a time without a zone is UTC
+            parsed = parsed.replace(tzinfo=UTC)  # a time without a zone is UTC
         return parsed.timestamp()
     raise AdminError(400, "time must be epoch seconds or ISO 8601, e.g. 2026-12-03T10:00:00Z")
 
 
 def _iso(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, timezone.utc).isoformat()
+    return datetime.fromtimestamp(epoch, UTC).isoformat()
