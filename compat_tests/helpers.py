@@ -130,12 +130,12 @@ def expect_error(client, call, *args, code, status, shape=None, message=None, me
     return info.value
 
 
-INVALID_PARAMETER = dict(code="InvalidParameterValue", status=400, shape="InvalidParameterValueException")
-INVALID_ATTRIBUTE_VALUE = dict(code="InvalidAttributeValue", status=400, shape="InvalidAttributeValue")
-INVALID_ATTRIBUTE_NAME = dict(code="InvalidAttributeName", status=400, shape="InvalidAttributeName")
-QUEUE_DOES_NOT_EXIST = dict(code=NON_EXISTENT_QUEUE, status=400, shape="QueueDoesNotExist")
-RECEIPT_HANDLE_INVALID = dict(code="ReceiptHandleIsInvalid", status=404, shape="ReceiptHandleIsInvalid")
-RESOURCE_NOT_FOUND = dict(code="ResourceNotFoundException", status=404, shape="ResourceNotFoundException")
+INVALID_PARAMETER = {"code": "InvalidParameterValue", "status": 400, "shape": "InvalidParameterValueException"}
+INVALID_ATTRIBUTE_VALUE = {"code": "InvalidAttributeValue", "status": 400, "shape": "InvalidAttributeValue"}
+INVALID_ATTRIBUTE_NAME = {"code": "InvalidAttributeName", "status": 400, "shape": "InvalidAttributeName"}
+QUEUE_DOES_NOT_EXIST = {"code": NON_EXISTENT_QUEUE, "status": 400, "shape": "QueueDoesNotExist"}
+RECEIPT_HANDLE_INVALID = {"code": "ReceiptHandleIsInvalid", "status": 404, "shape": "ReceiptHandleIsInvalid"}
+RESOURCE_NOT_FOUND = {"code": "ResourceNotFoundException", "status": 404, "shape": "ResourceNotFoundException"}
 
 
 # ---------------------------------------------------------------- raw HTTP
@@ -192,7 +192,7 @@ class RawClient:
         if sign:
             req = AWSRequest(method=method, url=self.endpoint + path, data=body, headers=headers)
             SigV4Auth(Credentials(access_key, "test-secret"), "sqs", region).add_auth(req)
-            headers = {k: v for k, v in req.headers.items()}
+            headers = dict(req.headers.items())
         conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
             conn.request(method, path, body=body or None, headers=headers)

@@ -67,7 +67,7 @@ def test_environment_configures_the_server_and_a_signal_stops_it_cleanly(sig):
         )
         response = conn.getresponse()
         assert response.status == 200
-        assert "http://127.0.0.1:%d/123456789012/cli" % port in response.read().decode()
+        assert f"http://127.0.0.1:{port}/123456789012/cli" in response.read().decode()
         conn.close()
     finally:
         code = _stop(proc, sig)
@@ -117,7 +117,8 @@ def test_binds_loopback_by_default():
         assert "http://127.0.0.1:" in _banner(proc)[0]
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            listening = [line for line in open("/proc/net/tcp").read().splitlines() if f":{port:04X} " in line]
+            with open("/proc/net/tcp") as table:
+                listening = [line for line in table.read().splitlines() if f":{port:04X} " in line]
             if listening:
                 break
             time.sleep(0.05)

@@ -29,7 +29,7 @@ def redrive_policy(target_arn, max_receive_count):
 
 
 def compact_policy(target_arn, max_receive_count):
-    return '{"deadLetterTargetArn":"%s","maxReceiveCount":%d}' % (target_arn, max_receive_count)
+    return f'{{"deadLetterTargetArn":"{target_arn}","maxReceiveCount":{max_receive_count:d}}}'
 
 
 def source_and_dlq(sqs, queue_factory, max_receive_count, source_attributes=None, dlq_attributes=None):
@@ -162,7 +162,7 @@ def test_redrive_policy_set_later_applies_to_existing_messages(sqs, queue_factor
 
 
 def test_removing_redrive_policy_stops_dead_lettering(sqs, queue_factory):
-    source, dlq, source_arn, dlq_arn = source_and_dlq(sqs, queue_factory, 1)
+    source, dlq, _source_arn, _dlq_arn = source_and_dlq(sqs, queue_factory, 1)
     sqs.send_message(QueueUrl=source, MessageBody="m")
     receive_one(sqs, source, VisibilityTimeout=0)
     assert sqs.list_dead_letter_source_queues(QueueUrl=dlq)["queueUrls"] == [source]
@@ -180,7 +180,7 @@ def test_removing_redrive_policy_stops_dead_lettering(sqs, queue_factory):
 
 def test_empty_redrive_policy_removes_it_by_queue_name(sqs, queue_factory):
     """SetQueueAttributes(RedrivePolicy="") with the bare queue name as QueueUrl, as AWS was recorded."""
-    source, dlq, source_arn, dlq_arn = source_and_dlq(sqs, queue_factory, 3)
+    source, dlq, _source_arn, _dlq_arn = source_and_dlq(sqs, queue_factory, 3)
     name = source.rsplit("/", 1)[1]
     sqs.set_queue_attributes(QueueUrl=name, Attributes={"RedrivePolicy": ""})
     assert "RedrivePolicy" not in queue_attrs(sqs, name)
@@ -219,11 +219,11 @@ def test_redrive_policy_rendered_compact_with_numeric_count(sqs, queue_factory):
 
 def test_redrive_allow_policy_rendered(sqs, queue_factory):
     src_arn = f"arn:aws:sqs:{DEFAULT_REGION}:{DEFAULT_ACCOUNT}:{unique_name('src')}"
-    compact = '{"redrivePermission":"byQueue","sourceQueueArns":["%s"]}' % src_arn
+    compact = f'{{"redrivePermission":"byQueue","sourceQueueArns":["{src_arn}"]}}'
     dlq = queue_factory(prefix="dlq", attributes={"RedriveAllowPolicy": compact})
     assert queue_attrs(sqs, dlq, "RedriveAllowPolicy") == {"RedriveAllowPolicy": compact}
     for permission in ("denyAll", "allowAll"):
-        value = '{"redrivePermission":"%s"}' % permission
+        value = f'{{"redrivePermission":"{permission}"}}'
         sqs.set_queue_attributes(QueueUrl=dlq, Attributes={"RedriveAllowPolicy": value})
         assert queue_attrs(sqs, dlq)["RedriveAllowPolicy"] == value
 

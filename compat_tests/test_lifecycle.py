@@ -14,17 +14,17 @@ from compat_tests.helpers import (
     unique_name,
 )
 
-PURGE_IN_PROGRESS = dict(
-    code="AWS.SimpleQueueService.PurgeQueueInProgress",
-    status=403,
-    shape="PurgeQueueInProgress",
-)
-DELETED_RECENTLY = dict(
-    code="AWS.SimpleQueueService.QueueDeletedRecently",
-    status=400,
-    shape="QueueDeletedRecently",
-    message="You must wait 60 seconds after deleting a queue before you can create another with the same name.",
-)
+PURGE_IN_PROGRESS = {
+    "code": "AWS.SimpleQueueService.PurgeQueueInProgress",
+    "status": 403,
+    "shape": "PurgeQueueInProgress",
+}
+DELETED_RECENTLY = {
+    "code": "AWS.SimpleQueueService.QueueDeletedRecently",
+    "status": 400,
+    "shape": "QueueDeletedRecently",
+    "message": "You must wait 60 seconds after deleting a queue before you can create another with the same name.",
+}
 
 
 def purge_refused(name):

@@ -290,7 +290,7 @@ def test_cancel_midway(sqs, queue_factory, advance):
 
 
 def test_list_most_recent_first_and_max_results(sqs, queue_factory):
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     source = make_source(sqs, queue_factory, dlq_arn)
     for round_ in range(3):
         dead_letter(sqs, source, [f"r{round_}-{i}" for i in range(round_ + 1)])
@@ -302,7 +302,7 @@ def test_list_most_recent_first_and_max_results(sqs, queue_factory):
 
 
 def test_list_without_tasks(sqs, queue_factory):
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     make_source(sqs, queue_factory, dlq_arn)
     assert tasks(sqs, dlq_arn) == []
     assert tasks(sqs, dlq_arn, MaxResults=10) == []
@@ -331,7 +331,7 @@ def test_destination_deleted_while_running_fails(sqs, queue_factory, advance):
 
 
 def test_moved_message_retention_restarts(sqs, queue_factory, advance):
-    dlq, dlq_arn = make_dlq(sqs, queue_factory, {"MessageRetentionPeriod": 1000})
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory, {"MessageRetentionPeriod": 1000})
     source = make_source(sqs, queue_factory, dlq_arn, {"MessageRetentionPeriod": 100})
     dead_letter(sqs, source, ["m"])
     advance(90)
@@ -357,7 +357,7 @@ def test_start_on_queue_that_is_not_a_dlq(sqs, queue_factory):
         **INVALID_PARAMETER,
     )
     # A queue that has a DLQ is a source, not a DLQ.
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     source = make_source(sqs, queue_factory, dlq_arn)
     expect_error(
         sqs,
@@ -398,7 +398,7 @@ def test_start_with_missing_destination(sqs, queue_factory):
 
 
 def test_second_task_while_one_runs(sqs, queue_factory, advance):
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     source = make_source(sqs, queue_factory, dlq_arn)
     dead_letter(sqs, source, ["m1", "m2", "m3"])
     handle = sqs.start_message_move_task(SourceArn=dlq_arn, MaxNumberOfMessagesPerSecond=1)["TaskHandle"]
@@ -441,7 +441,7 @@ def test_rate_out_of_range(sqs_unchecked, queue_factory, rate):
 
 
 def test_rate_bounds_accepted(sqs, queue_factory):
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     source = make_source(sqs, queue_factory, dlq_arn)
     dead_letter(sqs, source, ["m"])
     sqs.start_message_move_task(SourceArn=dlq_arn, MaxNumberOfMessagesPerSecond=500)
@@ -469,7 +469,7 @@ def test_cancel_with_handle_of_missing_source(sqs):
 
 
 def test_cancel_unknown_task(sqs, queue_factory):
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     make_source(sqs, queue_factory, dlq_arn)
     handle = base64.b64encode(
         json.dumps({"taskId": str(uuid.uuid4()), "sourceArn": dlq_arn}, separators=(",", ":")).encode()
@@ -484,7 +484,7 @@ def test_cancel_unknown_task(sqs, queue_factory):
 
 
 def test_cancel_completed_task(sqs, queue_factory):
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     source = make_source(sqs, queue_factory, dlq_arn)
     dead_letter(sqs, source, ["m1", "m2"])
     handle = sqs.start_message_move_task(SourceArn=dlq_arn)["TaskHandle"]
@@ -503,7 +503,7 @@ def test_cancel_completed_task(sqs, queue_factory):
 
 
 def test_cancel_twice(sqs, queue_factory):
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     source = make_source(sqs, queue_factory, dlq_arn)
     dead_letter(sqs, source, ["m1", "m2", "m3"])
     handle = sqs.start_message_move_task(SourceArn=dlq_arn, MaxNumberOfMessagesPerSecond=1)["TaskHandle"]
@@ -529,7 +529,7 @@ def test_list_with_missing_source(sqs):
 @pytest.mark.parametrize("max_results", [0, 11])
 def test_list_max_results_out_of_range(sqs_unchecked, queue_factory, max_results):
     sqs = sqs_unchecked
-    dlq, dlq_arn = make_dlq(sqs, queue_factory)
+    _dlq, dlq_arn = make_dlq(sqs, queue_factory)
     make_source(sqs, queue_factory, dlq_arn)
     expect_error(
         sqs,

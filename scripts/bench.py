@@ -86,7 +86,8 @@ class Server:
     def start(self) -> None:
         self.port = free_port()
         cmd = shlex.split(self.cmd_template.format(python=sys.executable, port=self.port))
-        log = open(self.log_path, "ab")
+        # The child keeps its own descriptor; ours is closed once it has started.
+        log = open(self.log_path, "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
         self.ps = psutil.Process(self.proc.pid)
@@ -406,7 +407,7 @@ def fig_long_poll(server, client, args) -> dict:
         for _ in range(args.polls):
             box = {}
 
-            def wait_for_message():
+            def wait_for_message(box=box):
                 try:
                     r = poller.receive_message(QueueUrl=url, WaitTimeSeconds=10, MaxNumberOfMessages=1)
                     box["t"] = time.perf_counter()
@@ -614,9 +615,9 @@ def table_rows(results: dict, labels: list[str], args) -> list[tuple]:
     add("recv+delete batch: server CPU us/msg", "lower", "recv_delete", "cpu_us_per_msg")
     for d in sorted(args.depths):
         pick = (
-            lambda d: (
+            lambda depth: (
                 lambda runs: (
-                    [r.get(d, {"skipped": "not reached"}) for r in runs if isinstance(r, dict) and "error" not in r]
+                    [r.get(depth, {"skipped": "not reached"}) for r in runs if isinstance(r, dict) and "error" not in r]
                     or runs
                 )
             )
@@ -669,10 +670,10 @@ def print_table(rows, labels, results) -> str:
     widths = [max(len(r[i]) for r in [header, *lines_data]) for i in range(len(header))]
     out = []
     sep = "-+-".join("-" * w for w in widths)
-    out.append(" | ".join(h.ljust(w) for h, w in zip(header, widths)))
+    out.append(" | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
     out.append(sep)
     for r in lines_data:
-        out.append(" | ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]))
+        out.append(" | ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]))
     notes = collect_notes(results)
     if notes:
         out.append("")
@@ -842,7 +843,7 @@ def main(argv=None) -> int:
                     "targets": labels,
                     "options": {k: v for k, v in vars(args).items() if k != "json"},
                     "elapsed_s": elapsed,
-                    "table": [{"figure": t, "better": b, **dict(zip(labels, c))} for t, b, c in rows],
+                    "table": [{"figure": t, "better": b, **dict(zip(labels, c, strict=True))} for t, b, c in rows],
                     "raw": json_safe(results),
                     "text": text,
                 },

@@ -118,7 +118,9 @@ def test_fifty_tasks_each_run_once(celery_app_module, start_worker, real_clock_e
     try:
         workers += [start_worker(i, queue, out) for i in range(WORKERS)]
         for proc, log_path, marker in workers:
-            ready = _wait_for(lambda: proc.poll() is not None or marker.exists(), READY_TIMEOUT)
+            ready = _wait_for(
+                lambda proc=proc, marker=marker: proc.poll() is not None or marker.exists(), READY_TIMEOUT
+            )
             assert ready and proc.poll() is None, f"worker not ready:\n{log_path.read_text()[-4000:]}"
             assert marker.read_text() == "asynloop", "the worker does not use kombu's asynchronous SQS client"
         time.sleep(1)  # let the long polls start, so the next sends must wake them

@@ -381,7 +381,7 @@ def judge(sc: Scenario, emu: Run, moto: Run, protocol: str, catalogue: dict, glo
             return Verdict(sc.id, protocol, "error", [], [], note=f"unknown deviation {a.name!r}")
     steps_by_label = {(st.label or f"{i}:{st.op}"): st for i, st in enumerate(sc.steps) if st.op != "Sleep"}
     verdicts, used = [], []
-    for er, mr in zip(emu.results, moto.results):
+    for er, mr in zip(emu.results, moto.results, strict=False):
         fe, fm = flatten(er.outcome), flatten(mr.outcome)
         diffs = []
         for path in sorted(set(fe) | set(fm)):

@@ -53,7 +53,7 @@ def receive(label: str = "", **kw):
     return step("ReceiveMessage", label, **kw)
 
 
-ALL_ATTRS = dict(MessageSystemAttributeNames=["All"], MessageAttributeNames=["All"])
+ALL_ATTRS = {"MessageSystemAttributeNames": ["All"], "MessageAttributeNames": ["All"]}
 
 SCENARIOS: list[Scenario] = []
 
@@ -751,7 +751,7 @@ scenario(
             "SendMessageBatch",
             "send",
             QueueUrl="${q.url}",
-            Entries=entries(3) + [{"Id": "attrs", "MessageBody": "a", "MessageAttributes": USER_ATTRS}],
+            Entries=[*entries(3), {"Id": "attrs", "MessageBody": "a", "MessageAttributes": USER_ATTRS}],
             aws={"body.Failed": ABSENT},
         ),
         receive("receive", MaxNumberOfMessages=10, MessageAttributeNames=["All"]),
@@ -1308,8 +1308,8 @@ _DLQ_QUEUES = {"dlq": {}, "src": {"VisibilityTimeout": "0", "RedrivePolicy": red
 
 scenario(
     "move-task-back-to-source",
-    _DEAD_LETTERED
-    + [
+    [
+        *_DEAD_LETTERED,
         step(
             "GetQueueAttributes",
             "dlq-depth",
@@ -1349,8 +1349,8 @@ scenario(
 
 scenario(
     "move-task-running-then-cancelled",
-    _DEAD_LETTERED
-    + [
+    [
+        *_DEAD_LETTERED,
         step(
             "StartMessageMoveTask",
             "start",

@@ -41,7 +41,7 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
     stored = queue.send(accepted)
     successful = [
         {"Id": entry["Id"], **_sent(message, kept, entry)}
-        for entry, (message, _), kept in zip(sent_entries, accepted, stored)
+        for entry, (message, _), kept in zip(sent_entries, accepted, stored, strict=True)
     ]
     return _batch_result(successful, failed)
 

@@ -142,7 +142,7 @@ def table(columns, rows: list[dict]) -> str:
     for line in [[heading for heading, _, _ in columns], *cells]:
         padded = [
             cell.rjust(width) if right else cell.ljust(width)
-            for cell, width, (_, _, right) in zip(line, widths, columns)
+            for cell, width, (_, _, right) in zip(line, widths, columns, strict=True)
         ]
         lines.append("  ".join(padded).rstrip())
     return "\n".join(lines)

@@ -92,7 +92,7 @@ def _one_of(option: str, value, choices) -> None:
 def _valid_host(value: str) -> bool:
     try:
         parts = urlsplit(f"//{value}")
-        parts.port  # raises on a port that is not a number
+        _ = parts.port  # raises on a port that is not a number
     except ValueError:
         return False
     return bool(parts.hostname) and parts.netloc == value and "@" not in value

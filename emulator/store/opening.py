@@ -21,7 +21,8 @@ def lock_directory(directory: str):
     """Hold DIR/lock for this process (flock); a second process is refused, naming the first."""
     try:
         os.makedirs(directory, exist_ok=True)
-        lock_file = open(os.path.join(directory, LOCK_FILE), "a+")
+        # Held open for the process's life: the lock lives as long as the file is open.
+        lock_file = open(os.path.join(directory, LOCK_FILE), "a+")  # noqa: SIM115
     except OSError as error:
         raise StoreError(f"cannot use data dir {directory}: {error.strerror}") from None
     try:

@@ -10,7 +10,7 @@ from engine_support import (
 
 def dead_letter_pair(broker, max_receive_count=1):
     dlq, _ = broker.create_queue(ACCOUNT, REGION, "dlq", {})
-    policy = '{"deadLetterTargetArn": "%s", "maxReceiveCount": %d}' % (dlq.arn, max_receive_count)
+    policy = f'{{"deadLetterTargetArn": "{dlq.arn}", "maxReceiveCount": {max_receive_count:d}}}'
     source, _ = broker.create_queue(ACCOUNT, REGION, "source", {"RedrivePolicy": policy})
     return source, dlq
 
@@ -62,7 +62,7 @@ def test_dead_lettered_messages_expire_from_their_original_send(broker, clock):
     """A dead-lettered message arrives with an older send time than the newest
     message already there; it still expires on time."""
     dlq, _ = broker.create_queue(ACCOUNT, REGION, "old-dlq", {"MessageRetentionPeriod": "100"})
-    policy = '{"deadLetterTargetArn": "%s", "maxReceiveCount": 1}' % dlq.arn
+    policy = f'{{"deadLetterTargetArn": "{dlq.arn}", "maxReceiveCount": 1}}'
     source, _ = broker.create_queue(ACCOUNT, REGION, "old-src", {"RedrivePolicy": policy})
     send(source, "poison")
     clock.advance(50)

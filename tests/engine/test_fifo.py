@@ -289,7 +289,7 @@ def test_attempt_id_is_forgotten_after_five_minutes(fifo, clock):
 
 def test_poison_message_blocks_its_group_then_moves_with_its_group_and_fresh_enqueue_time(broker, clock):
     dlq, _ = broker.create_queue(ACCOUNT, REGION, "dead.fifo", {"FifoQueue": "true"})
-    policy = '{"deadLetterTargetArn": "%s", "maxReceiveCount": 2}' % dlq.arn
+    policy = f'{{"deadLetterTargetArn": "{dlq.arn}", "maxReceiveCount": 2}}'
     source, _ = broker.create_queue(ACCOUNT, REGION, "src.fifo", {"FifoQueue": "true", "RedrivePolicy": policy})
     sent(source, "a", "poison", "after")
     for _ in range(2):

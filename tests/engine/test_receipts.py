@@ -50,7 +50,7 @@ def test_aws_mode_earlier_handle_changes_visibility_of_the_newer_delivery(queue,
     # succeeds and the message is receivable at once.
     message = send(queue)
     [first] = queue.receive(1, 0, 0)
-    [second] = queue.receive(1, 3, 0)
+    [_second] = queue.receive(1, 3, 0)
     assert counts(queue) == (0, 1, 0)
     queue.change_visibility(first.receipt_handle, 0)
     assert message.state is State.VISIBLE
@@ -59,7 +59,7 @@ def test_aws_mode_earlier_handle_changes_visibility_of_the_newer_delivery(queue,
 
 
 def test_aws_mode_earlier_handle_deletes_the_message(queue, clock):
-    message, first, second = received_twice(queue, clock)
+    message, first, _second = received_twice(queue, clock)
     queue.delete(first.receipt_handle)
     assert message.state is State.GONE
     assert counts(queue) == (0, 0, 0)
@@ -118,7 +118,7 @@ def test_strict_stale_delete_after_message_is_visible_again_is_a_noop(strict_que
 
 def test_strict_stale_visibility_change_is_invalid_parameter_and_arms_nothing(strict_queue, clock):
     queue = strict_queue
-    message, first, second = received_twice(queue, clock)
+    message, first, _second = received_twice(queue, clock)
     assert error_name(queue.change_visibility, first.receipt_handle, 100) == "InvalidParameterValue"
     clock.advance(30)  # the newer delivery still expires at its own 30 s
     assert counts(queue) == (1, 0, 0)

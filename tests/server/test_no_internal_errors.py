@@ -55,14 +55,14 @@ def form_fields(draw, operation: str) -> list[tuple[str, str]]:
     suffixes = ["", ".1", ".1.Name", ".1.Value", ".1.Value.DataType", ".1.Value.StringValue", ".member.1", ".1.Id"]
     keys = (
         st.builds(
-            lambda m, s: m + s, st.sampled_from(members + ["Attribute", "MessageAttribute"]), st.sampled_from(suffixes)
+            lambda m, s: m + s, st.sampled_from([*members, "Attribute", "MessageAttribute"]), st.sampled_from(suffixes)
         )
         if members
         else st.just("Bogus")
     )
     fields = draw(st.lists(st.tuples(keys, st.text(max_size=30)), max_size=8))
     fields = [(k, "0" if k.startswith("WaitTimeSeconds") else v) for k, v in fields]
-    return [("Action", operation), ("QueueUrl", QUEUE_URL)] + fields
+    return [("Action", operation), ("QueueUrl", QUEUE_URL), *fields]
 
 
 def _client() -> Client:
@@ -81,7 +81,7 @@ def _assert_well_formed(response, protocol: str) -> None:
             assert parsed["__type"].startswith("com.amazonaws.sqs#")
             assert ";" in response.headers["x-amzn-query-error"]
     else:
-        assert body.startswith("<?xml") or body.startswith("<")
+        assert body.startswith(("<?xml", "<"))
         if response.status_code >= 400:
             assert "<ErrorResponse" in body and "<Code>" in body
 
