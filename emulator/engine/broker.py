@@ -8,12 +8,12 @@ import threading
 
 from emulator import limits
 from emulator.engine import redrive
-from emulator.engine.clock import RealClock
+from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.engine.fifo import FifoQueue
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.move_tasks import RUNNING, MoveTask
 from emulator.engine.queue import Queue
-from emulator.engine.scheduler import Scheduler
+from emulator.engine.scheduler import HeapScheduler
 from emulator.engine.standard import StandardQueue
 from emulator.errors import SqsError, invalid_parameter, queue_does_not_exist
 
@@ -21,7 +21,7 @@ from emulator.errors import SqsError, invalid_parameter, queue_does_not_exist
 class Broker:
     def __init__(
         self,
-        clock=None,
+        clock: Clock | None = None,
         purge_cooldown: float = limits.PURGE_COOLDOWN_SECONDS,
         recreate_cooldown: float = limits.RECREATE_COOLDOWN_SECONDS,
         receipts: str = "aws",
@@ -30,14 +30,14 @@ class Broker:
         self.clock = clock or RealClock()
         self.journal = journal
         self.receipts = receipts  # what an earlier receipt handle may do on a standard queue (receipts.py)
-        self.scheduler = Scheduler(self.clock)
+        self.scheduler = HeapScheduler(self.clock)
         self.purge_cooldown = purge_cooldown
         self.recreate_cooldown = recreate_cooldown
         self._queues: dict[tuple[str, str, str], Queue] = {}
         self._deleted_at: dict[tuple[str, str, str], float] = {}
         self._move_tasks: dict[str, list[MoveTask]] = {}  # by source ARN, most recent first
         self._lock = threading.Lock()
-        if self.clock.manual:
+        if isinstance(self.clock, ManualClock):  # no thread: due callbacks run when it is advanced
             self.clock.on_advance(self._time_moved)
         else:
             self.scheduler.start()
@@ -98,7 +98,7 @@ class Broker:
             self.journal.queue_saved(queue)
             return queue, True
 
-    def _new_queue(self, kind, account: str, region: str, name: str, attributes: dict[str, str]) -> Queue:
+    def _new_queue(self, kind: type[Queue], account: str, region: str, name: str, attributes: dict[str, str]) -> Queue:
         return kind(
             account,
             region,

@@ -1,12 +1,25 @@
 """Time for the engine. Every deadline reads one of these, never time.time().
 
 RealClock is the default. ManualClock only moves when told (advance), so tests
-and users can expire a 30-second visibility timeout instantly.
+and users can expire a 30-second visibility timeout instantly. Clock is what
+the engine asks of either; only ManualClock can be told to move (advance,
+on_advance), so code that needs that checks for a ManualClock.
 """
 
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
+
+
+class Clock(Protocol):
+    manual: bool  # whether time moves only when told (ManualClock.advance)
+
+    def now(self) -> float:
+        """Epoch seconds."""
+
+    def wait(self, condition: threading.Condition, deadline: float) -> None:
+        """Block on `condition` (held by the caller) until notified or, at the latest, `deadline`."""
 
 
 class RealClock:

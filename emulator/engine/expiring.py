@@ -12,9 +12,12 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
+from emulator.engine.clock import Clock
+from emulator.engine.scheduler import Scheduler
+
 
 class ExpiringMap:
-    def __init__(self, ttl: float, clock, scheduler, lock: threading.Lock):
+    def __init__(self, ttl: float, clock: Clock, scheduler: Scheduler, lock: threading.Lock):
         self.ttl = ttl
         self._clock = clock
         self._scheduler = scheduler

@@ -9,9 +9,11 @@ import json
 import uuid
 from collections.abc import Callable
 
+from emulator.engine.clock import Clock
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Message
 from emulator.engine.queue import Queue
+from emulator.engine.scheduler import Scheduler
 
 RUNNING, COMPLETED, CANCELLED, FAILED = "RUNNING", "COMPLETED", "CANCELLED", "FAILED"
 NO_DESTINATION = "AWS.SimpleQueueService.NonExistentQueue"
@@ -24,8 +26,8 @@ class MoveTask:
         destination_arn: str | None,
         rate: int | None,
         find_queue: Callable[[str], Queue | None],
-        clock,
-        scheduler,
+        clock: Clock,
+        scheduler: Scheduler,
         journal: Journal = NO_JOURNAL,
     ):
         self.source = source
@@ -45,7 +47,15 @@ class MoveTask:
         self.started_at = self._due = clock.now()
 
     @classmethod
-    def restored(cls, source: Queue, state: dict, find_queue, clock, scheduler, journal: Journal) -> "MoveTask":
+    def restored(
+        cls,
+        source: Queue,
+        state: dict,
+        find_queue: Callable[[str], Queue | None],
+        clock: Clock,
+        scheduler: Scheduler,
+        journal: Journal,
+    ) -> "MoveTask":
         """A task from its state(); a running one takes its next step at its due time."""
         task = cls.__new__(cls)
         task.source, task.journal = source, journal

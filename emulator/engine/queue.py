@@ -19,9 +19,11 @@ from collections.abc import Callable, Iterable
 from emulator import limits
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import receipts
+from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Delivery, Message, Sent, State
+from emulator.engine.scheduler import Scheduler
 from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
 from emulator.engine.transfers import TRANSFER_WAIT, Transfer, move_out, transfer
@@ -53,8 +55,8 @@ class Queue:
         region: str,
         name: str,
         attributes: dict[str, str],
-        clock,
-        scheduler,
+        clock: Clock,
+        scheduler: Scheduler,
         find_queue: Callable[[str], "Queue | None"] = lambda arn: None,
         receipt_mode: str = "aws",
         journal: Journal = NO_JOURNAL,

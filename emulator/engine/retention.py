@@ -15,18 +15,21 @@ costs about 50).
 """
 
 import heapq
+import threading
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 
+from emulator.engine.clock import Clock
 from emulator.engine.message import Message
 from emulator.engine.ready_order import LazyDeletions
+from emulator.engine.scheduler import Scheduler
 
 
 class Arrivals:
     """Called with the queue's lock held, except the retention callback, which takes it."""
 
-    def __init__(self, clock, scheduler, lock, expire: Callable[[Message], None]):
+    def __init__(self, clock: Clock, scheduler: Scheduler, lock: threading.Lock, expire: Callable[[Message], None]):
         self._clock = clock
         self._scheduler = scheduler
         self._lock = lock

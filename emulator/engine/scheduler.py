@@ -2,7 +2,8 @@
 expiry, retention expiry) is a callback on this heap, keyed by deadline.
 
 Callbacks run outside the scheduler's lock: they take queue locks, and queue
-code calls call_at() while holding its own lock.
+code calls call_at() while holding its own lock. Scheduler is what the queues
+and their parts ask of it; HeapScheduler is the one the broker runs.
 """
 
 import heapq
@@ -10,13 +11,20 @@ import itertools
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
+
+from emulator.engine.clock import Clock
 
 log = logging.getLogger(__name__)
 
 
-class Scheduler:
-    def __init__(self, clock):
+class Scheduler(Protocol):
+    def call_at(self, when: float, callback: Callable[..., Any], *args: Any) -> None:
+        """Run callback(*args) once the clock reads `when` or later, outside any lock the caller holds."""
+
+
+class HeapScheduler:
+    def __init__(self, clock: Clock):
         self._clock = clock
         self._heap: list[tuple[float, int, Callable[..., Any], tuple]] = []
         self._lock = threading.Lock()

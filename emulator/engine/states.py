@@ -13,13 +13,16 @@ callbacks, which take it; each is guarded by the message's state and timer,
 so a superseded callback does nothing.
 """
 
+import threading
 from collections.abc import Callable, Iterator
 
 from emulator.engine import receipts
+from emulator.engine.clock import Clock
 from emulator.engine.journal import Journal
 from emulator.engine.message import Delivery, Message, State
 from emulator.engine.ready_order import ReadyOrder
 from emulator.engine.retention import Arrivals
+from emulator.engine.scheduler import Scheduler
 from emulator.engine.stats import QueueStats
 
 
@@ -28,10 +31,10 @@ class MessageStates:
         self,
         queue,
         new_order: Callable[[], ReadyOrder],
-        clock,
-        scheduler,
-        lock,
-        message_visible,
+        clock: Clock,
+        scheduler: Scheduler,
+        lock: threading.Lock,
+        message_visible: threading.Condition,
         journal: Journal,
         stats: QueueStats,
     ):

@@ -17,7 +17,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
-from emulator.engine.clock import ManualClock, RealClock
+from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.server import config
 from emulator.server.app import EmulatorApp
 from emulator.server.http import KeepAliveHandler
@@ -119,6 +119,7 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
     `listen`) bind the HTTP server, threaded, with `handler`. Raises StoreError,
     ConfigError or OSError; whatever was opened is closed again first."""
     store = open_store(options.data_dir, options.sync, options.sync_interval_ms)
+    clock: Clock
     if options.clock == "manual":
         clock = ManualClock(store.clock_time if options.clock_start is None else options.clock_start)
     else:

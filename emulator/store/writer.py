@@ -23,6 +23,7 @@ import logging
 import sqlite3
 import threading
 
+from emulator.engine.clock import Clock
 from emulator.store.base import StoreError
 from emulator.store.rows import (
     PRUNE_DEDUP,
@@ -42,7 +43,7 @@ class Writer:
     def __init__(self, db: sqlite3.Connection, path: str, sync: str, interval: float):
         self.sync, self.interval = sync, interval
         self._db, self._path = db, path
-        self._clock = None
+        self._clock: Clock | None = None  # the engine's, from start()
         self._mutex = threading.Lock()
         self._wake = threading.Condition(self._mutex)  # the thread waits on it for changes
         self._written = threading.Condition(self._mutex)  # durable() waits on it for commits
@@ -55,7 +56,7 @@ class Writer:
         self._pruned_at = 0.0
         self._thread = threading.Thread(target=self._run, name="sqs-store-writer", daemon=True)
 
-    def start(self, clock) -> None:
+    def start(self, clock: Clock) -> None:
         """Start writing; `clock` (the engine's) says when dedup ids expire."""
         self._clock = clock
         self._thread.start()
@@ -166,6 +167,7 @@ class Writer:
                     for statement in kind.SQL:
                         db.executemany(statement, params)
             db.executemany(RAISE_SEQ, [(seq, queue_id) for queue_id, seq in seqs.items()])
+            assert self._clock is not None  # the thread runs only once start() gave it
             now = self._clock.now()
             if now - self._pruned_at >= PRUNE_EVERY:
                 db.execute(PRUNE_DEDUP, (now,))

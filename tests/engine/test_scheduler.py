@@ -8,7 +8,7 @@ import pytest
 
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock, RealClock
-from emulator.engine.scheduler import Scheduler
+from emulator.engine.scheduler import HeapScheduler
 
 T0 = 5_000.0
 
@@ -20,12 +20,12 @@ def clock():
 
 @pytest.fixture
 def scheduler(clock):
-    return Scheduler(clock)
+    return HeapScheduler(clock)
 
 
 @pytest.fixture
 def real_scheduler():
-    scheduler = Scheduler(RealClock())
+    scheduler = HeapScheduler(RealClock())
     scheduler.start()
     yield scheduler
     scheduler.stop()
@@ -185,7 +185,7 @@ def test_real_scheduler_fires_a_past_deadline_at_once(real_scheduler):
 
 
 def test_stop_ends_the_thread():
-    scheduler = Scheduler(RealClock())
+    scheduler = HeapScheduler(RealClock())
     scheduler.start()
     scheduler.call_at(RealClock().now() + 3600, lambda: None)
     scheduler.stop()
