@@ -188,7 +188,7 @@ def shown(attributes: dict[str, str]) -> dict[str, str]:
     return {
         name: value
         for name, value in attributes.items()
-        if name not in SETTINGS or SETTINGS[name].shown_with is None or attributes.get(SETTINGS[name].shown_with)
+        if name not in SETTINGS or (shown_with := SETTINGS[name].shown_with) is None or attributes.get(shown_with)
     }
 
 

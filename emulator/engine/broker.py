@@ -157,25 +157,29 @@ class Broker:
             return
         text = attributes["RedrivePolicy"]
         policy = redrive.parse_redrive_policy(text)
-        target_region, target_account = redrive.ARN.fullmatch(policy.target_arn).groups()[:2]
-        source_region, source_account = redrive.ARN.fullmatch(source_arn).groups()[:2]
+        target_arn = redrive.ARN.fullmatch(policy.target_arn)
+        source = redrive.ARN.fullmatch(source_arn)
+        # parse_redrive_policy checked the target's ARN; the source's is a queue's own.
+        assert target_arn is not None and source is not None
+        target_region, target_account = target_arn.groups()[:2]
+        source_region, source_account = source.groups()[:2]
+        target = self.queue_by_arn(policy.target_arn)
         reason = None
         if target_account != source_account:
             reason = "Dead-letter target owner should be same as the source."
         elif target_region != source_region:
             reason = "Dead-letter target must be in same region as the source."
-        elif self.queue_by_arn(policy.target_arn) is None:
+        elif target is None:
             reason = "Dead letter target does not exist."
-        elif self.queue_by_arn(policy.target_arn).fifo != source_fifo:
+        elif target.fifo != source_fifo:
             reason = "Dead-letter queue must be same type of queue as the source.."  # AWS's double period
+        elif target.redrive_allow and not target.redrive_allow.allows(source_arn):
+            reason = (
+                f"Queue {source_arn} is not allowed to use {target.arn} as its dead-letter queue by the "
+                "queue's RedriveAllowPolicy."
+            )
         if reason:
             raise invalid_parameter(f"Value {text} for parameter RedrivePolicy is invalid. Reason: {reason}")
-        target = self.queue_by_arn(policy.target_arn)
-        if target.redrive_allow and not target.redrive_allow.allows(source_arn):
-            raise invalid_parameter(
-                f"Value {text} for parameter RedrivePolicy is invalid. Reason: Queue {source_arn} is not "
-                f"allowed to use {target.arn} as its dead-letter queue by the queue's RedriveAllowPolicy."
-            )
 
     # -- message move tasks ---------------------------------------------------
 

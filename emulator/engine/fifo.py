@@ -21,12 +21,13 @@ maps driven by the one scheduler.
 import hashlib
 import heapq
 from collections import deque
+from collections.abc import Generator
 
 from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
 from emulator.engine.message import Delivery, Message, Sent, State
-from emulator.engine.queue import Queue, setting
+from emulator.engine.queue import Queue
 from emulator.engine.ready_order import LazyDeletions
 from emulator.errors import invalid_parameter
 
@@ -35,6 +36,9 @@ ATTEMPT_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
 # Sequence numbers are 20 digits, as AWS's are, and strictly increase per queue.
 SEQUENCE_BASE = 10**19
 NEVER = float("inf")
+# A group is keyed by its messages' group_id, typed as the field is: the api layer
+# gives every FIFO message one, and the order needs no more than equal keys.
+GroupKey = str | None
 
 
 class _Group:
@@ -71,8 +75,8 @@ class GroupOrder:
     (a ready_order.ReadyOrder: the queue calls it with its lock held)."""
 
     def __init__(self):
-        self._groups: dict[str, _Group] = {}
-        self._ready: deque[str] = deque()  # each group at most once (its `queued` flag)
+        self._groups: dict[GroupKey, _Group] = {}
+        self._ready: deque[GroupKey] = deque()  # each group at most once (its `queued` flag)
         self._entries = LazyDeletions()
 
     def add(self, message: Message) -> None:
@@ -104,15 +108,12 @@ class GroupOrder:
         return self._file(key, group)
 
     def available(self) -> bool:
-        return self._peek_ready() is not None
+        return self._ready_first()
 
-    def pick(self):
+    def pick(self) -> Generator[Message, None, None]:
         """Messages in the order receive takes them: a ready group's deliverable ones, then the next group's."""
-        while True:
-            key = self._peek_ready()
-            if key is None:
-                return
-            self._ready.popleft()
+        while self._ready_first():
+            key = self._ready.popleft()
             group = self._groups[key]
             group.queued = False
             # Messages taken by this receive do not block the ones after them.
@@ -124,14 +125,14 @@ class GroupOrder:
             finally:
                 self._settle(key, group)
 
-    def _file(self, key: str, group: _Group) -> bool:
+    def _file(self, key: GroupKey, group: _Group) -> bool:
         if group.queued or not group.ready():
             return False
         group.queued = True
         self._ready.append(key)
         return True
 
-    def _settle(self, key: str, group: _Group) -> None:
+    def _settle(self, key: GroupKey, group: _Group) -> None:
         """After a pick left a group: back of the line if still ready, forgotten if empty."""
         if group.empty():
             if self._groups.get(key) is group:
@@ -139,19 +140,20 @@ class GroupOrder:
         else:
             self._file(key, group)
 
-    def _peek_ready(self) -> str | None:
-        """The first ready group, dropping entries of groups that stopped being ready."""
+    def _ready_first(self) -> bool:
+        """Whether a group is ready, dropping entries of groups that stopped being ready:
+        when True, the first entry of the ready deque is a ready group's."""
         while self._ready:
             key = self._ready[0]
             group = self._groups.get(key)
             if group is not None and group.ready():
-                return key
+                return True
             self._ready.popleft()
             if group is not None:
                 group.queued = False
                 if group.empty():
                     del self._groups[key]
-        return None
+        return False
 
     def _compact(self) -> None:
         for key, group in list(self._groups.items()):
@@ -169,9 +171,6 @@ class FifoQueue(Queue):
     kind = "fifo"
     fifo = True
 
-    content_based_deduplication = setting("content_based_deduplication")
-    dedup_per_group = setting("dedup_per_group")
-
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._dedup = ExpiringMap(DEDUP_WINDOW, self._clock, self._scheduler, self._lock)
@@ -185,7 +184,7 @@ class FifoQueue(Queue):
 
     # -- send: deduplication and sequence numbers --------------------------
 
-    def _accept(self, message: Message, now: float, delay: int) -> Sent:
+    def _accept(self, message: Message, now: float, delay: float) -> Sent:
         if message.dedup_id is None:  # the api layer checked that the queue deduplicates by content
             message.dedup_id = hashlib.sha256(message.body.encode()).hexdigest()
         key = (message.group_id, message.dedup_id) if self.dedup_per_group else message.dedup_id

@@ -48,6 +48,9 @@ class Queue:
     receive_wait_seconds = setting("receive_wait_seconds")
     redrive = setting("redrive")
     redrive_allow = setting("redrive_allow")
+    # FIFO only (False on a standard queue, as in Settings); here so that code holding a Queue may ask.
+    content_based_deduplication = setting("content_based_deduplication")
+    dedup_per_group = setting("dedup_per_group")
 
     def __init__(
         self,
@@ -274,7 +277,7 @@ class Queue:
         `after`; changes nothing (no receive count, no visibility). Returns (up
         to `limit` snapshots, the cursor of the next page or None). A page walks
         only the messages from its cursor on."""
-        found = []
+        found: list[dict] = []
         with self._lock:
             for message in self._messages.since(after):
                 if message.state not in states:

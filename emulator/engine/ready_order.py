@@ -11,7 +11,7 @@ compacts. LazyDeletions is that bookkeeping, shared by both orders and by the
 queue's arrival order (retention.py).
 """
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Protocol
 
 from emulator.engine.message import Message
@@ -42,7 +42,7 @@ class ReadyOrder(Protocol):
     def available(self) -> bool:
         """Whether pick() would yield a message now. Called with the queue's lock held."""
 
-    def pick(self) -> Iterator[Message]:
+    def pick(self) -> Generator[Message, None, None]:
         """Visible messages in the order a receive takes them, each taken off the order
         as it is yielded; the caller delivers it, moves it away, or add()s it back.
         Called, and closed, with the queue's lock held."""

@@ -108,8 +108,9 @@ class Arrivals:
         self._older.clear()
 
     def _compact(self) -> None:
-        self._order = [message for message in self._order[self._head :] if message is not None]
-        self._seqs = array("q", (message.seq for message in self._order))
+        live = [message for message in self._order[self._head :] if message is not None]
+        self._seqs = array("q", (message.seq for message in live))
+        self._order = list[Message | None](live)  # typed to take holes again; one copy per compaction
         self._head = 0
         self._slots.compacted()
 
@@ -126,9 +127,14 @@ class Arrivals:
         while self._older and self._older[0][1] not in self._by_id:
             heapq.heappop(self._older)
         candidates = [sent_at for sent_at, _ in self._older[:1]]
-        if self._head < len(self._order):
-            candidates.append(self._order[self._head].sent_at)
+        first = self._first()
+        if first is not None:
+            candidates.append(first.sent_at)
         return min(candidates, default=None)
+
+    def _first(self) -> Message | None:
+        """The first message in arrival order, or None when there is none (the head slot is never a hole)."""
+        return self._order[self._head] if self._head < len(self._order) else None
 
     def _arm(self) -> None:
         oldest = self._oldest_sent_at()
@@ -147,8 +153,8 @@ class Arrivals:
                 return
             self._due = None
             cutoff = self._clock.now() - self.period
-            while self._head < len(self._order) and self._order[self._head].sent_at <= cutoff:
-                self._expire(self._order[self._head])
+            while (first := self._first()) is not None and first.sent_at <= cutoff:
+                self._expire(first)
             while self._older and self._older[0][0] <= cutoff:
                 _, message_id = heapq.heappop(self._older)
                 message = self._by_id.get(message_id)

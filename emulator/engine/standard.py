@@ -17,6 +17,7 @@ than ten tenants whatever their number.
 """
 
 import heapq
+from collections.abc import Generator
 
 from emulator.engine.message import Message, State
 from emulator.engine.queue import Queue
@@ -96,7 +97,7 @@ class TenantOrder:
     def available(self) -> bool:
         return True  # every visible message of a standard queue can be received
 
-    def pick(self):
+    def pick(self) -> Generator[Message, None, None]:
         """Visible messages in the order receive should take them, each taken off on yield."""
         while True:
             message = self._pick_one()
@@ -114,11 +115,13 @@ class TenantOrder:
         while self._heads:
             seq, key = heapq.heappop(self._heads)
             tenant = self._tenants.get(key)
-            top = _top(tenant.heap) if tenant is not None else None
+            if tenant is None:  # forgotten since this entry was filed
+                continue
+            top = _top(tenant.heap)
             if top != seq:
                 if top is not None and top > seq:
                     heapq.heappush(self._heads, (top, key))  # its head went away: re-file it
-                elif top is None and tenant is not None and not tenant.inflight:
+                elif top is None and not tenant.inflight:
                     del self._tenants[key]
                 continue
             if self._noisy(tenant):

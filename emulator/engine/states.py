@@ -14,7 +14,7 @@ so a superseded callback does nothing.
 """
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 
 from emulator.engine import receipts
 from emulator.engine.clock import Clock
@@ -67,7 +67,7 @@ class MessageStates:
         """Whether a receive would get a message now (a FIFO queue's visible ones may all be in locked groups)."""
         return self._counts[State.VISIBLE] > 0 and self._ready.available()
 
-    def pick(self) -> Iterator[Message]:
+    def pick(self) -> Generator[Message, None, None]:
         return self._ready.pick()
 
     def put_back_picked(self, message: Message) -> None:
@@ -89,15 +89,17 @@ class MessageStates:
     def put_back(self, message: Message, now: float) -> None:
         """A store's message, as of now: a visibility timeout or delay that ended meanwhile has ended."""
         self.arrivals.add(message)
-        if message.state is State.INFLIGHT and message.due > now:
+        waiting = message.state is State.INFLIGHT or message.state is State.DELAYED
+        due = message.due if waiting else None  # a store keeps the deadline of every waiting message
+        if due is None or due <= now:
+            self._show(message, arriving=True)
+        elif message.state is State.INFLIGHT:
             self.move(message, State.INFLIGHT, arriving=True)
             self._ready.taken(message)
-            self._schedule_visibility_end(message)
-        elif message.state is State.DELAYED and message.due > now:
-            self.move(message, State.DELAYED, arriving=True)
-            self._scheduler.call_at(message.due, self._delay_ended, message)
+            self._schedule_visibility_end(message, due)
         else:
-            self._show(message, arriving=True)
+            self.move(message, State.DELAYED, arriving=True)
+            self._scheduler.call_at(due, self._delay_ended, message)
 
     def deliver(self, message: Message, now: float, visibility_timeout: int) -> Delivery:
         """A picked message goes in flight: a fresh receipt handle, its receive counted."""
@@ -115,7 +117,7 @@ class MessageStates:
 
     def arm_visibility(self, message: Message, deadline: float) -> None:
         message.due = deadline
-        self._schedule_visibility_end(message)
+        self._schedule_visibility_end(message, deadline)
         self._journal.message_changed(self._queue, message)
 
     def end_inflight(self, message: Message) -> None:
@@ -153,9 +155,9 @@ class MessageStates:
         if self._ready.released(message):
             self._message_visible.notify()
 
-    def _schedule_visibility_end(self, message: Message) -> None:
+    def _schedule_visibility_end(self, message: Message, due: float) -> None:
         message.timer += 1  # supersedes the callback armed before
-        self._scheduler.call_at(message.due, self._visibility_ended, message, message.timer)
+        self._scheduler.call_at(due, self._visibility_ended, message, message.timer)
 
     def _expire(self, message: Message) -> None:
         self.remove(message)
