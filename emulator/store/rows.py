@@ -4,7 +4,8 @@ objects and rows.
 
 A change record names the statements that write it (`SQL`) and gives their
 parameters (`params()`); the writer runs each run of same-kind records as one
-executemany per statement. Records of a message (AddMessage, ChangeMessage)
+executemany per statement. Most records are named tuples (their own parameters);
+the fields are declared in the base so that the class body may hold `SQL`. Records of a message (AddMessage, ChangeMessage)
 keep their delivery fields apart so that a later change can rewrite them while
 the record waits to be written.
 """
@@ -47,20 +48,26 @@ PRUNE_DEDUP = "DELETE FROM dedup WHERE expires_at <= ?"
 # -- change records -----------------------------------------------------------------
 
 
-class SaveQueue(NamedTuple):
+class SaveQueue(
+    NamedTuple(
+        "SaveQueue",
+        [
+            ("queue_id", int),
+            ("account", str),
+            ("region", str),
+            ("name", str),
+            ("fifo", int),
+            ("attributes", str),  # JSON
+            ("tags", str),  # JSON
+            ("created_at", int),
+            ("modified_at", int),
+            ("purged_at", float | None),
+        ],
+    )
+):
     """A queue created, or its attributes, tags or purge time changed."""
 
-    queue_id: int
-    account: str
-    region: str
-    name: str
-    fifo: int
-    attributes: str  # JSON
-    tags: str  # JSON
-    created_at: int
-    modified_at: int
-    purged_at: float | None
-
+    __slots__ = ()
     SQL = (
         (
             "INSERT INTO queues (id, account, region, name, fifo, attributes, tags, created_at, modified_at, "
@@ -89,15 +96,14 @@ class SaveQueue(NamedTuple):
         return self
 
 
-class DropQueue(NamedTuple):
+class DropQueue(
+    NamedTuple(
+        "DropQueue", [("queue_id", int), ("account", str), ("region", str), ("name", str), ("deleted_at", float)]
+    )
+):
     """A queue deleted: its rows go, its name's re-create cooldown is kept."""
 
-    queue_id: int
-    account: str
-    region: str
-    name: str
-    deleted_at: float
-
+    __slots__ = ()
     SQL = (
         "DELETE FROM messages WHERE queue_id = :queue_id",
         "DELETE FROM dedup WHERE queue_id = :queue_id",
@@ -109,11 +115,10 @@ class DropQueue(NamedTuple):
         return self._asdict()
 
 
-class EmptyQueue(NamedTuple):
+class EmptyQueue(NamedTuple("EmptyQueue", [("queue_id", int)])):
     """Every message and dedup id of a queue gone: a purge, or rows left of a deleted queue."""
 
-    queue_id: int
-
+    __slots__ = ()
     SQL = ("DELETE FROM messages WHERE queue_id = ?", "DELETE FROM dedup WHERE queue_id = ?")
 
     def params(self):
@@ -166,23 +171,27 @@ class ChangeMessage:
         return (*self.delivery, self.queue_id, self.seq)
 
 
-class RemoveMessage(NamedTuple):
-    queue_id: int
-    seq: int
-
+class RemoveMessage(NamedTuple("RemoveMessage", [("queue_id", int), ("seq", int)])):
+    __slots__ = ()
     SQL = ("DELETE FROM messages WHERE queue_id = ? AND seq = ?",)
 
     def params(self):
         return self
 
 
-class AddDedup(NamedTuple):
-    queue_id: int
-    key: str  # JSON of the engine's key: a string, or a list for a per-group scope
-    message_id: str
-    sequence_number: str | None
-    expires_at: float
-
+class AddDedup(
+    NamedTuple(
+        "AddDedup",
+        [
+            ("queue_id", int),
+            ("key", str),  # JSON of the engine's key: a string, or a list for a per-group scope
+            ("message_id", str),
+            ("sequence_number", str | None),
+            ("expires_at", float),
+        ],
+    )
+):
+    __slots__ = ()
     SQL = ("INSERT OR REPLACE INTO dedup VALUES (?, ?, ?, ?, ?)",)
 
     @classmethod
@@ -193,11 +202,10 @@ class AddDedup(NamedTuple):
         return self
 
 
-class SaveTask(NamedTuple):
-    handle: str
-    source_arn: str
-    state: str  # JSON of MoveTask.state()
+class SaveTask(NamedTuple("SaveTask", [("handle", str), ("source_arn", str), ("state", str)])):
+    """A move task started, moved messages or ended; `state` is the JSON of MoveTask.state()."""
 
+    __slots__ = ()
     SQL = ("INSERT OR REPLACE INTO move_tasks VALUES (?, ?, ?)",)
 
     @classmethod
@@ -208,20 +216,20 @@ class SaveTask(NamedTuple):
         return self
 
 
-class Reset(NamedTuple):
+class Reset(NamedTuple("Reset", [])):
     """Every queue, message, dedup id, task and cooldown gone (the admin reset)."""
 
+    __slots__ = ()
     SQL = tuple(f"DELETE FROM {table}" for table in ("messages", "dedup", "queues", "move_tasks", "cooldowns"))
 
     def params(self):
         return self
 
 
-class SetClock(NamedTuple):
+class SetClock(NamedTuple("SetClock", [("now", float)])):
     """The manual clock's time, so that a restart resumes from it."""
 
-    now: float
-
+    __slots__ = ()
     SQL = ("INSERT OR REPLACE INTO meta VALUES ('clock', ?)",)
 
     def params(self):

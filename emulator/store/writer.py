@@ -22,6 +22,7 @@ import itertools
 import logging
 import sqlite3
 import threading
+from operator import attrgetter
 
 from emulator.engine.clock import Clock
 from emulator.store.base import StoreError
@@ -157,14 +158,14 @@ class Writer:
                 return
 
     def _write(self, changes: list, seqs: dict[int, int]) -> None:
-        """One transaction: each run of same-kind changes as one executemany per statement."""
+        """One transaction: each run of same-kind changes (the same SQL) as one executemany per statement."""
         db = self._db
         db.execute("BEGIN")
         try:
-            for kind, run in itertools.groupby(changes, key=type):
-                if kind.SQL:
+            for statements, run in itertools.groupby(changes, key=attrgetter("SQL")):
+                if statements:
                     params = [change.params() for change in run]
-                    for statement in kind.SQL:
+                    for statement in statements:
                         db.executemany(statement, params)
             db.executemany(RAISE_SEQ, [(seq, queue_id) for queue_id, seq in seqs.items()])
             assert self._clock is not None  # the thread runs only once start() gave it
