@@ -94,8 +94,7 @@ def change_message_visibility_batch(ctx: Context, params: dict) -> dict:
 
 
 def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tuple[Message, int]:
-    body = entry.get("MessageBody")
-    validation.body(body)
+    body = validation.body(entry.get("MessageBody"))
     attributes = entry.get("MessageAttributes") or {}
     size = len(body.encode()) + validation.message_attributes(attributes)
     if size > queue.maximum_message_size:
@@ -182,7 +181,7 @@ def _sent(message: Message, stored: Sent, entry: dict) -> dict:
 
 def _received(delivery: Delivery, system_names: set[str], attribute_names: Any) -> dict:
     message = delivery.message
-    result = {
+    result: dict[str, Any] = {
         "MessageId": message.id,
         "ReceiptHandle": delivery.receipt_handle,
         "MD5OfBody": message.md5_of_body,
@@ -218,9 +217,11 @@ def _system_attributes(delivery: Delivery, names: set[str]) -> dict[str, str]:
         available["AWSTraceHeader"] = trace["StringValue"]
     if message.group_id is not None:
         available["MessageGroupId"] = message.group_id
-    if message.sequence_number is not None:  # FIFO only: a standard queue drops these names silently
-        available["MessageDeduplicationId"] = message.dedup_id
-        available["SequenceNumber"] = message.sequence_number
+    sequence_number, dedup_id = message.sequence_number, message.dedup_id
+    # FIFO only (a FIFO message has both): a standard queue drops these names silently.
+    if sequence_number is not None and dedup_id is not None:
+        available["MessageDeduplicationId"] = dedup_id
+        available["SequenceNumber"] = sequence_number
     if message.dead_letter_source:
         available["DeadLetterQueueSourceArn"] = message.dead_letter_source
     if "All" in names:

@@ -2,7 +2,7 @@
 
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, overload
 
 from emulator import limits
 from emulator.errors import SqsError, invalid_parameter
@@ -18,6 +18,10 @@ ALLOWED_CHARACTERS = "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10
 DATA_TYPES = ("String", "Number", "Binary")
 
 
+@overload
+def int_in_range(params: dict, name: str, low: int, high: int, default: int) -> int: ...
+@overload
+def int_in_range(params: dict, name: str, low: int, high: int, default: None = None) -> int | None: ...
 def int_in_range(params: dict, name: str, low: int, high: int, default: int | None = None) -> int | None:
     value = params.get(name, default)
     if value is not None and not low <= value <= high:
@@ -38,7 +42,8 @@ def queue_name(name: str, fifo: bool) -> None:
         raise invalid_parameter("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length")
 
 
-def body(text: str | None) -> None:
+def body(text: str | None) -> str:
+    """The message body, checked."""
     if not text:
         raise SqsError("MissingParameter", "The request must contain the parameter MessageBody.")
     bad = INVALID_CHARACTER.search(text)
@@ -48,6 +53,7 @@ def body(text: str | None) -> None:
             f"Invalid binary character '#x{ord(bad.group()):X}' was found in the message body, "
             f"the set of allowed characters is {ALLOWED_CHARACTERS}",
         )
+    return text
 
 
 def message_attributes(attributes: dict[str, dict[str, Any]]) -> int:

@@ -158,7 +158,7 @@ def _find_list(w: qn.Wire, name: str, node: dict, prefix: str) -> tuple[dict | N
     """A member list's node of indexes and its path, tried in the model's form first,
     then the forms other clients send: AttributeName.1, AttributeNames.member.1, AttributeNames.1."""
     own = qn.member_name(w, name)
-    candidates = []
+    candidates: list[tuple[str, str | None]] = []  # (key, the level under it that holds the indexes, if any)
     if w.flattened:
         candidates.append((qn.element_name(w, name), None))
     else:

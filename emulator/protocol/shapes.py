@@ -37,12 +37,12 @@ def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = N
                 out[key] = value
         return out
     if kind == "list":
-        parts = codec.elements(node, path, names)
-        items = [walk(codec, shape.member, child, child_path) for child, child_path in parts]
+        elements = codec.elements(node, path, names)
+        items = [walk(codec, shape.member, child, child_path) for child, child_path in elements]
         return codec.as_list(items, names)
     if kind == "map":
-        parts = codec.entries(node, path, names)
-        entries = {key: walk(codec, shape.value, child, child_path) for key, child, child_path in parts}
+        pairs = codec.entries(node, path, names)
+        entries = {key: walk(codec, shape.value, child, child_path) for key, child, child_path in pairs}
         return codec.as_map(entries, names)
     return codec.leaf(shape, node, path)
 
