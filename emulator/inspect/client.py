@@ -18,6 +18,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from typing import overload
 
 DEFAULT_TIMEOUT = 10.0  # seconds; no admin route waits on anything
 PAGE = 1000  # the most messages the server returns per peek request
@@ -70,7 +71,7 @@ class AdminClient:
         """Up to `limit` messages of a queue (URL or name; None: all of them), in
         arrival order, following the server's pages. Changes nothing: no
         visibility, no receive count. `state`: visible, inflight, delayed or all."""
-        found = []
+        found: list[dict] = []
         page = PAGE if limit is None else min(limit, PAGE)
         for message in self.iter_messages(queue, state, account, region, page):
             if limit is not None and len(found) >= limit:
@@ -112,6 +113,10 @@ class AdminClient:
         account's queue by name); returns the policy now in force."""
         return self._call("PUT", "faults", body={"queue": queue, **fields})["faults"]
 
+    @overload
+    def faults(self, queue: str) -> dict | None: ...
+    @overload
+    def faults(self, queue: None = None) -> list[dict]: ...
     def faults(self, queue: str | None = None) -> dict | list[dict] | None:
         """One queue's policy (None: it has none), or without a queue every
         policy in force as [{"queue": url, "faults": {...}}]."""

@@ -71,9 +71,9 @@ class EmulatorApp:
         except Exception:
             # A bug of ours: answer as AWS does for an internal failure, keep serving.
             log.exception("internal error in %s", operation)
-            error = SqsError("InternalFailure", "The request processing has failed because of an unknown error.")
-            response = protocol.serialize_error(wire, error, request_id)
-            outcome = error.name
+            failure = SqsError("InternalFailure", "The request processing has failed because of an unknown error.")
+            response = protocol.serialize_error(wire, failure, request_id)
+            outcome = failure.name
         elapsed = time.perf_counter() - started
         self.metrics.observe(operation, outcome, elapsed)
         if log.isEnabledFor(logging.DEBUG):

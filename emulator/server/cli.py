@@ -74,6 +74,7 @@ def main(argv=None) -> None:
     except (StoreError, config.ConfigError, OSError) as error:
         sys.exit(f"sqs-emulator: {error}")
     server = emulator.http
+    assert server is not None  # build() listens unless told not to
 
     def stop(signum, frame):
         # shutdown() waits for serve_forever to return, so it cannot run on the serving thread.

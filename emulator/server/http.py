@@ -1,12 +1,13 @@
 """The HTTP server's request handler: werkzeug's, speaking HTTP/1.1 with keep-alive."""
 
+import io
 import socket
 
 from werkzeug.serving import WSGIRequestHandler
 
 
-class _NothingLeft:
-    def read(self, size: int = -1) -> bytes:
+class _NothingLeft(io.BufferedIOBase):  # a BufferedIOBase, as the rfile it stands in for
+    def read(self, size: int | None = -1) -> bytes:
         return b""
 
 

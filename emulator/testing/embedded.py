@@ -61,7 +61,9 @@ class EmulatorServer:
         self.clock = clock
         self.broker = self._emulator.broker
         self.app = self._emulator.app
-        self._server = self._emulator.http
+        server = self._emulator.http
+        assert server is not None  # build() listens unless told not to
+        self._server = server
         self.port = self._server.server_port
         self.endpoint_url = f"http://{HOST}:{self.port}"
         self.admin = AdminClient(self.endpoint_url)
