@@ -10,6 +10,10 @@ class State(enum.Enum):
     INFLIGHT = "inflight"
     GONE = "gone"  # deleted, expired, purged: no longer in any queue
 
+    # Members are singletons, so identity hashes alike and costs no Python call: the
+    # queue counts messages per state in a dict on every transition.
+    __hash__ = object.__hash__
+
 
 class Message:
     """Fields set at send never change; the delivery fields change under the queue's lock."""

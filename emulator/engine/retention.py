@@ -85,7 +85,8 @@ class Arrivals:
         self._order.append(message)
         self._seqs.append(message.seq)
         self._slots.added()
-        self.last_seq = max(self.last_seq, message.seq)
+        if message.seq > self.last_seq:  # a restored message numbered before the counter moved
+            self.last_seq = message.seq
         if message.sent_at < self._newest_sent_at:
             heapq.heappush(self._older, (message.sent_at, message.id))
         else:

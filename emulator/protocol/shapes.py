@@ -18,6 +18,8 @@ from botocore.model import Shape
 
 from .model import invalid_value
 
+_CONTAINERS = frozenset(("structure", "list", "map"))
+
 
 def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = None) -> Any:
     """``node``, a value of ``shape`` in the codec's source form, in its target form; None stays None.
@@ -32,18 +34,30 @@ def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = N
     if kind == "structure":
         out: dict = {}
         for key, member, child, child_path, member_names in codec.members(shape, node, path):
-            value = walk(codec, member, child, child_path, member_names)
+            value = _child(codec, member, child, child_path, member_names)
             if value is not None or codec.keep_absent:
                 out[key] = value
         return out
     if kind == "list":
+        member = shape.member
         elements = codec.elements(node, path, names)
-        items = [walk(codec, shape.member, child, child_path) for child, child_path in elements]
+        items = [_child(codec, member, child, child_path, None) for child, child_path in elements]
         return codec.as_list(items, names)
     if kind == "map":
+        value_shape = shape.value
         pairs = codec.entries(node, path, names)
-        entries = {key: walk(codec, shape.value, child, child_path) for key, child, child_path in pairs}
+        entries = {key: _child(codec, value_shape, child, child_path, None) for key, child, child_path in pairs}
         return codec.as_map(entries, names)
+    return codec.leaf(shape, node, path)
+
+
+def _child(codec: "Codec", shape: Shape, node: Any, path: str, names: Any) -> Any:
+    # Most values are leaves: one call to the codec instead of a recursion (a
+    # response of ten messages has about a hundred of them).
+    if node is None:
+        return None
+    if shape.type_name in _CONTAINERS:
+        return walk(codec, shape, node, path, names)
     return codec.leaf(shape, node, path)
 
 
