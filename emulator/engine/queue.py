@@ -17,12 +17,12 @@ import threading
 from collections.abc import Callable, Iterable
 
 from emulator import limits
-from emulator.engine import attributes as queue_attributes
 from emulator.engine import receipts
 from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Delivery, Message, Sent, State
+from emulator.engine.queue_config import QueueConfig
 from emulator.engine.scheduler import Scheduler
 from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
@@ -30,27 +30,10 @@ from emulator.engine.transfers import TRANSFER_WAIT, Transfer, move_out, transfe
 from emulator.errors import SqsError, invalid_parameter
 
 
-def setting(name: str) -> property:
-    """A read-only attribute that reads the typed setting `name` (attributes.Settings)."""
-    return property(lambda queue: getattr(queue.settings, name), doc=f"settings.{name}")
-
-
-class Queue:
+class Queue(QueueConfig):
     """Subclasses set ``kind`` and provide ``_new_order()``; see standard.py and fifo.py."""
 
     kind = ""
-    fifo = False
-
-    delay_seconds = setting("delay_seconds")
-    visibility_timeout = setting("visibility_timeout")
-    retention_period = setting("retention_period")
-    maximum_message_size = setting("maximum_message_size")
-    receive_wait_seconds = setting("receive_wait_seconds")
-    redrive = setting("redrive")
-    redrive_allow = setting("redrive_allow")
-    # FIFO only (False on a standard queue, as in Settings); here so that code holding a Queue may ask.
-    content_based_deduplication = setting("content_based_deduplication")
-    dedup_per_group = setting("dedup_per_group")
 
     def __init__(
         self,
@@ -64,16 +47,10 @@ class Queue:
         receipt_mode: str = "aws",
         journal: Journal = NO_JOURNAL,
     ):
-        self.account = account
-        self.region = region
-        self.name = name
-        self.arn = f"arn:aws:sqs:{region}:{account}:{name}"
-        self._clock = clock
+        super().__init__(account, region, name, clock, journal)
         self._scheduler = scheduler
         self._find_queue = find_queue  # by ARN: dead-letter targets
         self._receipts = self._receipt_policy(receipt_mode)
-        self._journal = journal
-        self._lock = threading.Lock()
         self._message_visible = threading.Condition(self._lock)
         self.stats = QueueStats()
         self._states = MessageStates(
@@ -81,11 +58,8 @@ class Queue:
         )
         self._messages = self._states.arrivals  # by id, in arrival order
         self.deleted = False
-        self.created_at = self.modified_at = int(clock.now())
         self.purged_at: float | None = None
         self.faults: FaultPolicy | None = None
-        self.attributes = queue_attributes.defaults(self.fifo)
-        self.tags: dict[str, str] = {}
         self._set(attributes)
 
     def _receipt_policy(self, mode: str):
@@ -94,37 +68,8 @@ class Queue:
     def _new_order(self):
         raise NotImplementedError
 
-    # -- attributes -------------------------------------------------------
-
-    def _set(self, attributes: dict[str, str]) -> None:
-        queue_attributes.apply(self.attributes, attributes)
-        self.settings = queue_attributes.Settings.of(self.attributes)
+    def _settings_changed(self) -> None:
         self._messages.retain_for(self.settings.retention_period)
-
-    def set_attributes(self, attributes: dict[str, str]) -> None:
-        with self._lock:
-            self._set(attributes)
-            self.modified_at = int(self._clock.now())
-            self._journal.queue_saved(self)
-
-    def tag(self, tags: dict[str, str]) -> None:
-        with self._lock:
-            self.tags.update(tags)
-            self._journal.queue_saved(self)
-
-    def untag(self, keys) -> None:
-        with self._lock:
-            for key in keys:
-                self.tags.pop(key, None)
-            self._journal.queue_saved(self)
-
-    def differing_attribute(self, attributes: dict[str, str]) -> str | None:
-        """The first given attribute whose value differs from this queue's, for CreateQueue."""
-        for name, value in attributes.items():
-            current = self.attributes.get(name, queue_attributes.SETTINGS[name].default)
-            if current != queue_attributes.canonical(name, value):
-                return name
-        return None
 
     def counts(self) -> dict[str, int]:
         with self._lock:
@@ -211,24 +156,12 @@ class Queue:
                 self._states.end_inflight(delivery.message)
         return deliveries
 
-    def _handle_target(self, message_id: str, nonce: str) -> tuple[Message | None, bool]:
-        """The message a decoded handle names here, and whether the handle is its latest;
-        counts a handle whose receive is over or whose message is gone (caller holds the lock)."""
-        message = self._messages.get(message_id)
-        if message is None:  # deleted or expired since: the handle is stale too
-            self.stats.stale_receipts += 1
-            return None, False
-        latest = message.nonce == nonce
-        if not (latest and message.state is State.INFLIGHT):
-            self.stats.stale_receipts += 1
-        return message, latest
-
     def delete(self, receipt_handle: str) -> None:
         """Delete the message this handle received, as the queue's receipt policy allows.
         A gone message deletes nothing and succeeds, as on AWS."""
         message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._handle_target(message_id, nonce)
+            message, latest = self._states.handle_target(message_id, nonce)
             if message is None:
                 return
             if self._receipts.may_delete(receipt_handle, latest, message.state is State.INFLIGHT):
@@ -241,7 +174,7 @@ class Queue:
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
         message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._handle_target(message_id, nonce)
+            message, latest = self._states.handle_target(message_id, nonce)
             if message is None:
                 raise receipts.not_available(receipt_handle)
             self._receipts.may_change(receipt_handle, latest, message.state is State.INFLIGHT)
@@ -273,19 +206,10 @@ class Queue:
             self._journal.queue_saved(self)
 
     def peek(self, states: frozenset[State], limit: int, after: int = 0) -> tuple[list[dict], int | None]:
-        """Messages in the given states, in arrival order, after arrival number
-        `after`; changes nothing (no receive count, no visibility). Returns (up
-        to `limit` snapshots, the cursor of the next page or None). A page walks
-        only the messages from its cursor on."""
-        found: list[dict] = []
+        """Up to `limit` snapshots of messages in the given states after arrival number
+        `after`, and the next page's cursor (or None); changes nothing (retention.py)."""
         with self._lock:
-            for message in self._messages.since(after):
-                if message.state not in states:
-                    continue
-                if len(found) == limit:
-                    return found, found[-1]["cursor"]
-                found.append(message.snapshot())
-        return found, None
+            return self._messages.peek(states, limit, after)
 
     def close(self) -> None:
         """The queue was deleted: drop its messages and release its long polls."""
@@ -300,19 +224,11 @@ class Queue:
             self._message_visible.notify_all()
 
     def restore(self, seq: int, messages: Iterable[Message]) -> list[Message]:
-        """Put back a store's messages, in arrival order, as of the clock's now: a
-        visibility timeout or delay that ended while the emulator was down has
-        ended. Returns the messages left out because their retention is over."""
-        expired = []
+        """Put back a store's messages, in arrival order, as of the clock's now (states.py);
+        returns the messages left out because their retention is over."""
         with self._lock:
-            now = self._clock.now()
             self._messages.count_from(seq)
-            for message in messages:
-                if message.sent_at + self.retention_period <= now:
-                    expired.append(message)
-                else:
-                    self._states.put_back(message, now)
-        return expired
+            return self._states.restore(messages, self._clock.now(), self.retention_period)
 
     # -- moves between queues ---------------------------------------------------
 

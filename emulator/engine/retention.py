@@ -21,7 +21,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 
 from emulator.engine.clock import Clock
-from emulator.engine.message import Message
+from emulator.engine.message import Message, State
 from emulator.engine.ready_order import LazyDeletions
 from emulator.engine.scheduler import Scheduler
 
@@ -70,6 +70,19 @@ class Arrivals:
             message = order[slot]
             if message is not None:
                 yield message
+
+    def peek(self, states: frozenset[State], limit: int, after: int) -> tuple[list[dict], int | None]:
+        """Snapshots of up to `limit` messages in the given states that arrived after
+        arrival number `after`, and the cursor of the next page (None: no more).
+        A page walks only the messages from its cursor on."""
+        found: list[dict] = []
+        for message in self.since(after):
+            if message.state not in states:
+                continue
+            if len(found) == limit:
+                return found, found[-1]["cursor"]
+            found.append(message.snapshot())
+        return found, None
 
     def next_seq(self) -> int:
         self.last_seq += 1

@@ -14,7 +14,7 @@ so a superseded callback does nothing.
 """
 
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 
 from emulator.engine import receipts
 from emulator.engine.clock import Clock
@@ -74,6 +74,18 @@ class MessageStates:
         """A picked message neither delivered nor moved goes back in line (it stayed VISIBLE)."""
         self._ready.add(message)
 
+    def handle_target(self, message_id: str, nonce: str) -> tuple[Message | None, bool]:
+        """The message a decoded receipt handle names, and whether the handle is its
+        latest; counts a handle whose receive is over or whose message is gone."""
+        message = self.arrivals.get(message_id)
+        if message is None:  # deleted or expired since: the handle is stale too
+            self._stats.stale_receipts += 1
+            return None, False
+        latest = message.nonce == nonce
+        if not (latest and message.state is State.INFLIGHT):
+            self._stats.stale_receipts += 1
+        return message, latest
+
     # -- transitions ----------------------------------------------------------
 
     def arrive(self, message: Message, delay: float) -> None:
@@ -100,6 +112,18 @@ class MessageStates:
         else:
             self.move(message, State.DELAYED, arriving=True)
             self._scheduler.call_at(due, self._delay_ended, message)
+
+    def restore(self, messages: Iterable[Message], now: float, retention_period: int) -> list[Message]:
+        """Put back a store's messages, in arrival order: a visibility timeout or delay
+        that ended while the emulator was down has ended. Returns those left out
+        because their retention is over."""
+        expired = []
+        for message in messages:
+            if message.sent_at + retention_period <= now:
+                expired.append(message)
+            else:
+                self.put_back(message, now)
+        return expired
 
     def deliver(self, message: Message, now: float, visibility_timeout: int) -> Delivery:
         """A picked message goes in flight: a fresh receipt handle, its receive counted."""
