@@ -95,11 +95,12 @@ def _expect(ok: bool, value, path: str, reason: str) -> None:
 class _Writer(Codec):
     """Outputs to JSON values: absent members and null elements left out, blobs in base64."""
 
-    def as_list(self, items, names):
-        return [x for x in items if x is not None]
+    # Nulls are dropped on the way in, so the walk builds each list and map once.
+    def elements(self, node, path, names):
+        return [(x, path) for x in node if x is not None]
 
-    def as_map(self, entries, names):
-        return {k: v for k, v in entries.items() if v is not None}
+    def entries(self, node, path, names):
+        return [(k, v, path) for k, v in node.items() if v is not None]
 
 
 _READER = _Reader()
