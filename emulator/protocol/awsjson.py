@@ -95,6 +95,8 @@ def _expect(ok: bool, value, path: str, reason: str) -> None:
 class _Writer(Codec):
     """Outputs to JSON values: absent members and null elements left out, blobs in base64."""
 
+    copies_scalars = True
+
     # Nulls are dropped on the way in, so the walk builds each list and map once.
     def elements(self, node, path, names):
         return [(x, path) for x in node if x is not None]

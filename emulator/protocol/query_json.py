@@ -57,6 +57,7 @@ class _Writer(Codec):
     """Outputs to the XML document's tree as JSON: every member present, null when absent."""
 
     keep_absent = True
+    copies_scalars = True
 
     def members(self, shape, node, path):
         return [

@@ -19,6 +19,7 @@ from botocore.model import Shape
 from .model import invalid_value
 
 _CONTAINERS = frozenset(("structure", "list", "map"))
+_NOT_COPIED = _CONTAINERS | {"blob"}
 
 
 def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = None) -> Any:
@@ -33,8 +34,12 @@ def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = N
     kind = shape.type_name
     if kind == "structure":
         out: dict = {}
+        copies = codec.copies_scalars
         for key, member, child, child_path, member_names in codec.members(shape, node, path):
-            value = _child(codec, member, child, child_path, member_names)
+            if copies and child is not None and member.type_name not in _NOT_COPIED:
+                value = child  # most members of a response: no call at all
+            else:
+                value = _child(codec, member, child, child_path, member_names)
             if value is not None or codec.keep_absent:
                 out[key] = value
         return out
@@ -56,8 +61,11 @@ def _child(codec: "Codec", shape: Shape, node: Any, path: str, names: Any) -> An
     # response of ten messages has about a hundred of them).
     if node is None:
         return None
-    if shape.type_name in _CONTAINERS:
+    kind = shape.type_name
+    if kind in _CONTAINERS:
         return walk(codec, shape, node, path, names)
+    if codec.copies_scalars and kind != "blob":
+        return node
     return codec.leaf(shape, node, path)
 
 
@@ -65,6 +73,9 @@ class Codec:
     """One protocol's side of ``walk``, reading or writing."""
 
     keep_absent = False  # whether an absent member is in the target (as None) or left out
+    # Whether a scalar other than a blob is its own target value (the JSON writers),
+    # so the walk copies it without asking leaf().
+    copies_scalars = False
 
     def members(self, shape: Shape, node: Any, path: str) -> Iterable[tuple[str, Shape, Any, str, Any]]:
         """(target key, member shape, source value, path, wire names) of the members of ``node``.
