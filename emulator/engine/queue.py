@@ -105,7 +105,8 @@ class Queue(QueueConfig):
         something to a FIFO queue.
         """
         with self._lock:
-            self._long_poll(wait_seconds)
+            if wait_seconds > 0:  # a short poll reads no clock
+                self._long_poll(wait_seconds)
             return self._receive_now(max_messages, visibility_timeout, wait_seconds)
 
     def _long_poll(self, wait_seconds: int, answered: Callable[[], bool] = lambda: False) -> None:
