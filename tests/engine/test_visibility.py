@@ -50,17 +50,6 @@ def test_delete_twice_and_delete_of_gone_message_are_noops(queue):
     assert counts(queue) == (0, 0, 0)
 
 
-def test_latest_handle_deletes_a_message_whose_visibility_expired(queue, clock):
-    # Not received again since: the handle is still the message's latest.
-    message = send(queue)
-    [delivery] = queue.receive(1, 30, 0)
-    clock.advance(31)
-    assert counts(queue) == (1, 0, 0)
-    queue.delete(delivery.receipt_handle)
-    assert message.state is State.GONE
-    assert counts(queue) == (0, 0, 0)
-
-
 def test_receive_with_visibility_timeout_zero_leaves_message_visible(queue):
     message = send(queue)
     [first] = queue.receive(10, 0, 0)
