@@ -97,6 +97,23 @@ def test_connections_are_kept_alive_across_requests():
         assert _stop(proc, signal.SIGTERM) == 0
 
 
+def test_the_banner_names_the_dashboard():
+    port = free_port()
+    proc = _start({}, "--port", str(port), "--log-level", "warning")
+    try:
+        _banner(proc)
+        line = proc.stdout.readline().strip()
+        assert line == f"Dashboard: http://127.0.0.1:{port}/_emulator/ui/"
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", line.split(" ", 1)[1].removeprefix(f"http://127.0.0.1:{port}"))
+        response = conn.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type").startswith("text/html")
+        assert b"<title>SQS emulator</title>" in response.read()
+        conn.close()
+    finally:
+        assert _stop(proc, signal.SIGTERM) == 0
+
+
 @pytest.mark.parametrize(
     "option,value,message",
     [

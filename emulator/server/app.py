@@ -10,6 +10,7 @@ from werkzeug.wrappers import Request, Response
 from emulator import api, protocol
 from emulator.errors import SqsError
 from emulator.server import admin
+from emulator.server.admin import ui
 from emulator.server.admin.metrics import Metrics
 from emulator.server.identity import identify
 from emulator.store import MEMORY, Store
@@ -44,6 +45,8 @@ class EmulatorApp:
     def handle(self, request: Request) -> Response:
         if admin.claims(request.path):
             return admin.handle(request, self)
+        if ui.wanted_by_browser(request):  # a person who typed the endpoint into a browser
+            return ui.redirect()
         started = time.perf_counter()
         request_id = str(uuid.uuid4())
         wire = protocol.detect(request)

@@ -91,6 +91,7 @@ def main(argv=None) -> None:
         flush=True,
     )
     print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
+    print(f"Dashboard: {endpoint}/_emulator/ui/", flush=True)
     try:
         server.serve_forever()
     finally:

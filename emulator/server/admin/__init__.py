@@ -12,6 +12,7 @@
     DELETE /_emulator/faults           [?queue=]: clear one queue's policy, or every one
     GET    /_emulator/metrics          Prometheus text format
     GET    /_emulator/ui               the dashboard (static files from emulator/server/admin/static/)
+    GET    /_emulator/                 redirects to the dashboard (so does a browser's GET /, see ui.py)
 
 Every answer is JSON (but metrics and the dashboard); bad input is a 4xx with
 {"error": "..."}, never a 500.
@@ -38,6 +39,8 @@ def claims(path: str) -> bool:
 def handle(request: Request, app) -> Response:
     route = "reset" if request.path == MOTO_RESET else request.path[len(PREFIX) :].strip("/")
     try:
+        if not route and request.method in ("GET", "HEAD"):
+            return ui.redirect()
         if route == "ui" or route.startswith("ui/"):
             return ui.serve(request, route[len("ui") :].lstrip("/"))
         methods = routes.ROUTES.get(route)

@@ -1,4 +1,5 @@
-"""GET /_emulator/ui: the dashboard, static files served from the package (no build step, no CDN)."""
+"""GET /_emulator/ui: the dashboard, static files served from the package (no build step, no CDN);
+and the redirects that lead a browser to it from `/` and `/_emulator/`."""
 
 import mimetypes
 from importlib import resources
@@ -8,6 +9,27 @@ from werkzeug.wrappers import Request, Response
 from emulator.server.admin.routes import AdminError
 
 STATIC = resources.files("emulator.server.admin") / "static"
+HOME = "/_emulator/ui/"
+
+
+def wanted_by_browser(request: Request) -> bool:
+    """A browser opening `/`: a GET with no SQS action that names text/html in Accept.
+
+    SDKs and curl send */* or no Accept (a wildcard is not asking for HTML), and
+    every SQS request names its action (query string, form body, or X-Amz-Target),
+    so they keep the query protocol's MissingParameter answer."""
+    return (
+        request.path == "/"
+        and request.method in ("GET", "HEAD")
+        and "Action" not in request.args
+        and "X-Amz-Target" not in request.headers
+        and any(value == "text/html" and quality > 0 for value, quality in request.accept_mimetypes)
+    )
+
+
+def redirect() -> Response:
+    # 302, not 301: a browser must not remember it, since / is the SQS endpoint too.
+    return Response(status=302, headers={"Location": HOME, "Cache-Control": "no-store"})
 
 
 def serve(request: Request, name: str) -> Response:
