@@ -2,15 +2,19 @@
 driven by Playwright (no downloaded browser). Queues are made and checked with
 boto3; the page is only waited on with Playwright's auto-waiting expectations."""
 
+import http.client
 import json
 import math
 import os
+import re
+import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from botocore.exceptions import ClientError
 from playwright.sync_api import expect, sync_playwright
 
 from compat_tests.conftest import TARGET
@@ -44,17 +48,17 @@ def browser():
 
 @pytest.fixture
 def dashboard(browser, endpoint):
-    """dashboard() -> a fresh page showing the dashboard (opened after the test made its queues,
-    so the first poll already lists them)."""
+    """dashboard(path="/_emulator/ui/") -> a fresh page showing the dashboard (opened after the
+    test made its queues, so the first poll already lists them)."""
     context = browser.new_context(viewport={"width": 1500, "height": 1000})
     errors = []
 
-    def open_page():
+    def open_page(path: str = "/_emulator/ui/"):
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         expect.set_options(timeout=TIMEOUT_MS)
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(endpoint + "/_emulator/ui/")
+        page.goto(endpoint + path)
         expect(page.get_by_test_id("clock-mode")).to_have_text("manual")
         return page
 
@@ -73,7 +77,8 @@ def admin(endpoint: str, path: str, **query) -> dict:
 
 
 def name_of(url: str) -> str:
-    return url.rsplit("/", 1)[1]
+    """A queue's name from its URL (a name stays itself)."""
+    return url.rsplit("/", 1)[-1]
 
 
 def row(page, url: str):
@@ -111,6 +116,11 @@ def artifact_dir() -> Path:
     directory = Path(os.environ.get("SQS_ARTIFACT_DIR") or REPO_ROOT / ".artifacts")
     directory.mkdir(parents=True, exist_ok=True)
     return directory
+
+
+def screenshot(page, name: str) -> None:
+    """A picture of the page as it is, saved as a CI artifact (SQS_ARTIFACT_DIR)."""
+    page.screenshot(path=str(artifact_dir() / name), full_page=True)
 
 
 # -- tests --------------------------------------------------------------------------
@@ -163,7 +173,7 @@ def test_queues_show_counters_attributes_and_dead_letter_links(dashboard, sqs, q
     expect(page.locator('#attributes tr[data-key="VisibilityTimeout"] td')).to_have_text("30")
     expect(page.locator('#tags tr[data-key="team"] td')).to_have_text("payments")
     expect(page.get_by_test_id("message")).to_have_count(3)
-    page.screenshot(path=str(artifact_dir() / "dashboard.png"), full_page=True)
+    screenshot(page, "dashboard.png")
 
 
 def test_send_from_the_form_reaches_boto3(dashboard, sqs, queue_factory):
@@ -323,3 +333,267 @@ def test_advance_the_manual_clock_from_the_page(dashboard, endpoint, sqs, queue_
 
     got = sqs.receive_message(QueueUrl=url)["Messages"]
     assert [m["MessageId"] for m in got] == [message_id]
+
+
+# -- finding the dashboard ----------------------------------------------------------
+
+
+def _get(endpoint: str, path: str, accept: str | None) -> http.client.HTTPResponse:
+    """One GET, redirects not followed."""
+    conn = http.client.HTTPConnection(urllib.parse.urlsplit(endpoint).netloc, timeout=10)
+    conn.request("GET", path, headers={"Accept": accept} if accept else {})
+    response = conn.getresponse()
+    response.body = response.read()
+    conn.close()
+    return response
+
+
+def test_a_browser_at_the_endpoint_or_the_admin_root_lands_on_the_dashboard(dashboard, endpoint):
+    browser_accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"  # chromium's
+    for path in ("/", "/_emulator/", "/_emulator"):
+        answer = _get(endpoint, path, browser_accept)
+        assert (answer.status, answer.getheader("Location")) == (302, "/_emulator/ui/"), path
+    assert _get(endpoint, "/_emulator/", None).status == 302  # the admin root, whoever asks
+
+    # An SDK or curl (no Accept, or */*) at / keeps the query protocol's answer to a request
+    # without an Action; so does a browser naming one.
+    for accept in (None, "*/*", "text/xml"):
+        answer = _get(endpoint, "/", accept)
+        assert answer.status == 400, accept
+        assert b"<Code>MissingParameter</Code>" in answer.body
+        assert b"The request must contain the parameter Action." in answer.body
+    listed = _get(endpoint, "/?Action=ListQueues", browser_accept)
+    assert listed.status == 200 and b"<ListQueuesResponse" in listed.body
+
+    for path in ("/", "/_emulator/"):
+        page = dashboard(path)
+        assert page.url == endpoint + "/_emulator/ui/"
+        expect(page.get_by_test_id("clock-now")).not_to_have_text("…")
+
+
+# -- acting on queues -----------------------------------------------------------------
+
+
+def _create(page, name: str, fifo: bool = False, dlq: str | None = None, max_receives: int = 3, **more) -> None:
+    """Fill and submit the create form (opened once per page)."""
+    panel = page.get_by_test_id("create-panel")
+    if panel.get_attribute("open") is None:
+        page.get_by_test_id("create-open").click()
+    page.get_by_test_id("create-name").fill(name)
+    page.get_by_test_id("create-fifo").set_checked(fifo)
+    if more.get("content_based"):
+        page.get_by_test_id("create-cbd").check()
+    page.get_by_test_id("create-dlq").select_option(label=name_of(dlq) if dlq else "none")
+    if dlq:
+        page.get_by_test_id("create-max").fill(str(max_receives))
+    page.get_by_test_id("create-button").click()
+
+
+def _attributes(sqs, name: str) -> dict:
+    url = sqs.get_queue_url(QueueName=name)["QueueUrl"]
+    return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+
+
+def _sqs_json(endpoint: str, action: str, params: dict) -> tuple[int, dict]:
+    """One unsigned JSON 1.0 request, as the page sends it: (status, body)."""
+    request = urllib.request.Request(
+        endpoint + "/",
+        data=json.dumps(params).encode(),
+        headers={"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"AmazonSQS.{action}"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_create_standard_and_fifo_queues_with_dead_letter_queues_then_delete_one(
+    dashboard, endpoint, sqs, queue_factory
+):
+    dlq, fifo_dlq = (
+        queue_factory(prefix="dash-mk-dlq"),
+        queue_factory(name=unique_name("dash-mk-dlq") + ".fifo", attributes={"FifoQueue": "true"}),
+    )
+    standard, fifo = unique_name("dash-mk"), unique_name("dash-mk") + ".fifo"
+    page = dashboard()
+    try:
+        _create(page, standard, dlq=dlq, max_receives=2)
+        expect(page.get_by_test_id("notice")).to_have_text(f"Created queue {standard}")
+        expect(page.get_by_test_id("detail-name")).to_have_text(standard)  # the new queue is selected
+        _create(page, fifo, fifo=True, dlq=fifo_dlq, max_receives=5, content_based=True)
+        expect(page.get_by_test_id("detail-name")).to_have_text(fifo)
+        expect(field(row(page, fifo), "type")).to_have_text("fifo")
+        expect(field(row(page, fifo), "dead_letter_target")).to_contain_text(f"{name_of(fifo_dlq)} after 5 receives")
+        screenshot(page, "dashboard-create.png")
+
+        created = _attributes(sqs, standard)
+        assert json.loads(created["RedrivePolicy"]) == {
+            "deadLetterTargetArn": _attributes(sqs, name_of(dlq))["QueueArn"],
+            "maxReceiveCount": 2,
+        }
+        assert "FifoQueue" not in created
+        created = _attributes(sqs, fifo)
+        assert created["FifoQueue"] == "true" and created["ContentBasedDeduplication"] == "true"
+        assert (
+            json.loads(created["RedrivePolicy"])["deadLetterTargetArn"]
+            == _attributes(sqs, name_of(fifo_dlq))["QueueArn"]
+        )
+
+        # SQS's error for a bad FIFO name, as the JSON protocol sends it: __type and message
+        _create(page, "bad name.fifo", fifo=True)
+        notice = page.get_by_test_id("notice")
+        expect(notice).to_have_class("error")
+        status, sent = _sqs_json(
+            endpoint, "CreateQueue", {"QueueName": "bad name.fifo", "Attributes": {"FifoQueue": "true"}}
+        )
+        assert status == 400
+        expect(notice).to_have_text(f"CreateQueue failed: {sent['__type'].split('#')[-1]}: {sent['message']}")
+        with pytest.raises(ClientError) as refused:  # what boto3 reports of the same answer
+            sqs.create_queue(QueueName="bad name.fifo", Attributes={"FifoQueue": "true"})
+        assert refused.value.response["Error"]["Code"] == "InvalidParameterValue"  # docs/sqs-reference.md
+        assert refused.value.response["Error"]["Message"] == sent["message"]
+
+        page.once("dialog", lambda dialog: dialog.accept())  # the page asks before deleting
+        page.get_by_test_id("delete-queue-button").click()
+        expect(notice).to_have_text(f"Deleted queue {fifo}")
+        expect(row(page, fifo)).to_have_count(0)
+        expect(page.get_by_test_id("detail")).to_be_hidden()
+        with pytest.raises(ClientError) as gone:
+            sqs.get_queue_url(QueueName=fifo)
+        assert gone.value.response["Error"]["Code"] in ("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue")
+    finally:
+        for name in (standard, fifo):
+            try:
+                sqs.delete_queue(QueueUrl=sqs.get_queue_url(QueueName=name)["QueueUrl"])
+            except ClientError:
+                pass
+
+
+def advance_from_page(page, seconds: int) -> None:
+    """Move the manual clock with the page's own form (it redraws at once, without waiting for a poll)."""
+    page.get_by_test_id("advance-seconds").fill(str(seconds))
+    page.get_by_test_id("advance-button").click()
+    expect(page.get_by_test_id("notice")).to_contain_text(f"Clock advanced {seconds} s")
+
+
+def test_receive_with_a_visibility_timeout_then_delete_one(dashboard, sqs, queue_factory):
+    url = queue_factory(prefix="dash-recv")
+    long_body = "order lines: " + " ".join(f"item-{i}" for i in range(120))
+    short_id = sqs.send_message(QueueUrl=url, MessageBody="short one")["MessageId"]
+    long_id = sqs.send_message(QueueUrl=url, MessageBody=long_body)["MessageId"]
+    page = dashboard()
+    select(page, url)
+
+    # a long body starts collapsed to its start, and opens whole
+    long_entry = message(page, long_id)
+    expect(long_entry.get_by_test_id("long-body")).to_contain_text(f"({len(long_body)} characters)")
+    expect(field(long_entry, "body")).to_be_hidden()
+    long_entry.get_by_test_id("long-body").locator("summary").click()
+    expect(field(long_entry, "body")).to_be_visible()
+    expect(field(long_entry, "body")).to_have_text(long_body)
+    expect(field(message(page, short_id), "body")).to_be_visible()
+
+    page.get_by_test_id("receive-max").fill("10")
+    page.get_by_test_id("receive-visibility").fill("120")
+    page.get_by_test_id("receive-button").click()
+    notice = page.get_by_test_id("notice")
+    expect(notice).to_have_text(f"Received 2 message(s) from {name_of(url)}, hidden for 120 s")
+    received = page.get_by_test_id("received-message")
+    expect(received).to_have_count(2)
+    expect(field(received.filter(has_text="short one"), "receive_count")).to_have_text("1")
+    for message_id in (short_id, long_id):  # hidden for the 120 s chosen, not the queue's 30
+        expect(field(message(page, message_id), "state")).to_have_text("inflight")
+        expect(field(message(page, message_id), "visible_at")).to_have_text("in 120 s")
+    assert counts(sqs, url)["ApproximateNumberOfMessagesNotVisible"] == "2"
+    screenshot(page, "dashboard-receive.png")
+
+    page.locator(f'[data-testid="received-message"][data-id="{short_id}"]').get_by_test_id("delete-message").click()
+    expect(notice).to_have_text(f"Deleted message {short_id}")
+    expect(received).to_have_count(1)
+    expect(message(page, short_id)).to_have_count(0)
+
+    advance_from_page(page, 121)  # past the chosen timeout: the one not deleted is back
+    expect(field(message(page, long_id), "state")).to_have_text("visible")
+    again = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["All"])["Messages"]
+    assert [(m["MessageId"], m["Attributes"]["ApproximateReceiveCount"]) for m in again] == [(long_id, "2")]
+
+
+def test_redrive_a_dead_letter_queue_and_follow_its_progress(dashboard, sqs, queue_factory, advance):
+    dlq = queue_factory(prefix="dash-redrive-dlq")
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    source = queue_factory(
+        prefix="dash-redrive",
+        attributes={"RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1})},
+    )
+    sqs.send_message_batch(QueueUrl=source, Entries=[{"Id": str(i), "MessageBody": f"m{i}"} for i in range(4)])
+    assert len(sqs.receive_message(QueueUrl=source, MaxNumberOfMessages=10)["Messages"]) == 4
+    advance(31)  # their visibility ends; the next receive moves them on (maxReceiveCount 1)
+    assert "Messages" not in sqs.receive_message(QueueUrl=source, MaxNumberOfMessages=10)
+    assert counts(sqs, dlq)["ApproximateNumberOfMessages"] == "4"
+    page = dashboard()
+    select(page, source)
+    expect(page.get_by_test_id("redrive")).to_be_hidden()  # not a dead-letter queue
+    select(page, dlq)
+    expect(page.get_by_test_id("no-tasks")).to_have_text("No redrive yet.")
+
+    page.get_by_test_id("redrive-rate").fill("1")
+    page.get_by_test_id("redrive-button").click()
+    expect(page.get_by_test_id("notice")).to_have_text(f"Redrive of {name_of(dlq)} started")
+    task = page.get_by_test_id("move-task")
+    expect(field(task, "status")).to_have_text("RUNNING")  # the first batch moves at once, then 1 a second
+    expect(field(task, "moved")).to_have_text("1 of 4")
+    expect(field(task, "rate")).to_have_text("1/s")
+    expect(field(task, "destination")).to_have_text("source queues")
+    advance_from_page(page, 1)
+    expect(field(task, "moved")).to_have_text("2 of 4")
+    screenshot(page, "dashboard-redrive.png")
+
+    page.get_by_test_id("cancel-task").click()
+    expect(page.get_by_test_id("notice")).to_have_text("Redrive cancelled after 2 message(s)")
+    expect(field(task, "status")).to_have_text("CANCELLED")
+    page.get_by_test_id("redrive-rate").fill("")
+    page.get_by_test_id("redrive-button").click()  # again, as fast as it goes: the rest at once
+    done = page.locator('[data-testid="move-task"][data-status="COMPLETED"]')
+    expect(field(done, "moved")).to_have_text("2 of 2")
+    expect(field(row(page, source), "visible")).to_have_text("4")
+    expect(field(row(page, dlq), "visible")).to_have_text("0")
+    listed = sqs.list_message_move_tasks(SourceArn=dlq_arn, MaxResults=10)["Results"]
+    assert [entry["Status"] for entry in listed] == ["COMPLETED", "CANCELLED"]
+    assert counts(sqs, source)["ApproximateNumberOfMessages"] == "4"
+
+
+def test_filter_the_queue_list_and_keep_fifo_rows_on_one_line(dashboard, sqs, queue_factory):
+    token = unique_name("dash-filter")
+    alpha = queue_factory(name=f"{token}-alpha")
+    queue_factory(name=f"{token}-beta")
+    fifo_dlq = queue_factory(name=f"{token}-dead-letters-of-the-alpha.fifo", attributes={"FifoQueue": "true"})
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=fifo_dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    fifo = queue_factory(
+        name=f"{token}-alpha-with-a-long-name.fifo",
+        attributes={
+            "FifoQueue": "true",
+            "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": 3}),
+        },
+    )
+    page = dashboard()
+    page.set_viewport_size({"width": 800, "height": 900})
+    rows = page.get_by_test_id("queue-row")
+    box = page.get_by_test_id("queue-filter")
+
+    box.fill(token)
+    expect(rows).to_have_count(4)
+    box.fill(f"{token.upper()}-ALPHA")  # any case
+    expect(rows).to_have_count(2)
+    expect(page.get_by_test_id("queue-count")).to_have_text(re.compile(r"\(2 of \d+\)"))
+    expect(field(row(page, fifo), "dead_letter_target")).to_contain_text("after 3 receives")
+    # in a narrow window the table scrolls: a FIFO row, with its long names, is one line like any other
+    line = row(page, alpha).bounding_box()["height"]
+    assert abs(row(page, fifo).bounding_box()["height"] - line) < 3
+    screenshot(page, "dashboard-filter.png")
+    box.fill(f"{token}-gamma")
+    expect(rows).to_have_count(0)
+    expect(page.get_by_test_id("no-match")).to_have_text(f"No queue name contains “{token}-gamma”.")
+    box.fill("")
+    expect(row(page, alpha)).to_be_visible()
+    expect(page.get_by_test_id("no-match")).to_be_hidden()

@@ -1,10 +1,10 @@
 "use strict";
-// The dashboard: polls the admin JSON routes and re-renders what changed; sends
-// and purges through the real SQS JSON 1.0 API, like any other client would.
+// The dashboard: polls the admin JSON routes and re-renders what changed. Every change it
+// makes goes through the real SQS JSON 1.0 API like any other client's (actions.js), or
+// through the admin API (the manual clock).
 
 const POLL_MS = 1500;
-const SVG = "http://www.w3.org/2000/svg";
-const $ = (id) => document.getElementById(id);
+const MAX_BOX = 480;                    // px: the widest queue box of the dead-letter diagram
 
 const state = {
   health: null,
@@ -12,7 +12,9 @@ const state = {
   messages: null,                       // the last peek answer for the selected queue
   selected: fromHash(),                 // queue URL; kept in the hash so a reload keeps it
   pages: ["0"],                         // peek cursors: page n starts after pages[n]
-  expanded: new Set(),                  // message ids whose details are open
+  expanded: new Set(),                  // message ids whose details (and keys of long bodies) are open
+  tasks: null,                          // the selected dead-letter queue's message move tasks
+  received: [],                         // what this page received from the selected queue, not yet deleted
   rendered: {},                         // what each part was last drawn from, to skip redraws
 };
 
@@ -26,88 +28,23 @@ function hashFor(url) {
   return "#" + encodeURIComponent(url);
 }
 
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value == null || value === false) continue;
-    if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children.filter((child) => child != null));
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
-
-// Times are the emulator's (a manual clock may be years from the browser's), to the second, in UTC.
-function fmtTime(epoch) {
-  if (epoch == null) return "—";
-  return new Date(Math.floor(epoch) * 1000).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
-}
-
 function fmtRelative(epoch) {
   const delta = Math.round(epoch - state.health.now);
   if (delta === 0) return "now";
   return delta > 0 ? `in ${delta} s` : `${-delta} s ago`;
 }
 
-function arnName(arn) {
-  return arn.split(":").pop();
-}
-
-function redrive(queue) {
-  try {
-    return JSON.parse(queue.attributes.RedrivePolicy || "{}");
-  } catch {
-    return {};
-  }
-}
-
 function selectedQueue() {
   return state.queues.find((queue) => queue.url === state.selected) || null;
 }
 
-// -- talking to the emulator -------------------------------------------------------
-
-async function getJSON(path) {
-  const response = await fetch(path, {cache: "no-store"});
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `${path}: HTTP ${response.status}`);
-  return data;
+function home(queue) {
+  return queue.account === state.health.account && queue.region === state.health.region;
 }
 
-async function postJSON(path, body) {
-  const response = await fetch(path, {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `${path}: HTTP ${response.status}`);
-  return data;
-}
-
-// Unsigned requests are accepted and act as the default account.
-async function sqs(action, params) {
-  const response = await fetch("/", {
-    method: "POST",
-    headers: {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": `AmazonSQS.${action}`},
-    body: JSON.stringify(params),
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const type = (data.__type || `HTTP ${response.status}`).split("#").pop();
-    throw new Error(`${action} failed: ${type}: ${data.message || data.Message || "no message"}`);
-  }
-  return data;
+// The queues whose redrive policy names this one: a queue with any is a dead-letter queue.
+function deadLetterSources(queue) {
+  return state.queues.filter((q) => q.dead_letter_target === queue.arn);
 }
 
 let generation = 0;
@@ -117,9 +54,12 @@ async function refresh() {
   try {
     const [health, list] = await Promise.all([getJSON("/_emulator/health"), getJSON("/_emulator/queues")]);
     const queue = list.queues.find((q) => q.url === state.selected);
-    const messages = queue ? await peek(queue).catch((error) => ({error: error.message})) : null;
+    const [messages, tasks] = queue ? await Promise.all([
+      peek(queue).catch((error) => ({error: error.message})),
+      moveTasks(queue, list.queues).catch((error) => ({error: error.message})),
+    ]) : [null, null];
     if (mine !== generation) return;    // a newer refresh (after a click) started: its answer wins
-    Object.assign(state, {health, queues: list.queues, messages});
+    Object.assign(state, {health, queues: list.queues, messages, tasks});
     render();
     $("connection").textContent = "";
   } catch (error) {
@@ -154,11 +94,13 @@ function render() {
   if (!state.health) return;            // nothing to draw before the first answer
   renderHealth();
   if (changed("queues", [state.queues, state.selected])) {
-    renderQueues();
     renderDiagram();
     renderDetail();
+    renderCreateChoices();
   }
+  if (changed("queue-rows", [state.queues, state.selected, $("queue-filter").value])) renderQueues();
   if (changed("messages", [state.messages, state.selected])) renderMessages();
+  if (changed("tasks", [state.tasks, state.selected])) renderTasks();
   // relative times follow the clock without redrawing their rows
   for (const node of document.querySelectorAll("[data-rel]")) node.textContent = fmtRelative(Number(node.dataset.rel));
 }
@@ -182,8 +124,9 @@ function counter(field, value) {
 
 function renderQueues() {
   const byArn = new Map(state.queues.map((queue) => [queue.arn, queue]));
-  const home = (queue) => queue.account === state.health.account && queue.region === state.health.region;
-  const rows = state.queues.map((queue) => {
+  const filter = $("queue-filter").value.trim().toLowerCase();
+  const shown = state.queues.filter((queue) => !filter || queue.name.toLowerCase().includes(filter));
+  const rows = shown.map((queue) => {
     let dlq = "—";
     if (queue.dead_letter_target) {
       const target = byArn.get(queue.dead_letter_target);
@@ -212,8 +155,11 @@ function renderQueues() {
       el("td", {"data-field": "dead_letter_target"}, dlq));
   });
   $("queues").tBodies[0].replaceChildren(...rows);
-  $("queue-count").textContent = `(${state.queues.length})`;
-  $("no-queues").hidden = state.queues.length > 0;
+  const total = state.queues.length;
+  $("queue-count").textContent = shown.length === total ? `(${total})` : `(${shown.length} of ${total})`;
+  $("no-queues").hidden = total > 0;
+  $("no-match").hidden = !total || shown.length > 0;
+  $("no-match").textContent = `No queue name contains “${filter}”.`;
 }
 
 function renderDiagram() {
@@ -221,6 +167,9 @@ function renderDiagram() {
   const byArn = new Map(state.queues.map((queue) => [queue.arn, queue]));
   const edges = state.queues.filter((q) => byArn.has(q.dead_letter_target)).map((q) => [q, byArn.get(q.dead_letter_target)]);
   const nodes = state.queues.filter((q) => edges.some(([source, target]) => source === q || target === q));
+  // Boxes as wide as the longest name (about 8 px a character), within bounds; longer names end in "…".
+  const fits = Math.floor((MAX_BOX - 20) / 8);
+  box.w = Math.max(box.w, Math.min(MAX_BOX, 20 + 8 * Math.max(0, ...nodes.map((q) => q.name.length))));
   // A queue's column is the longest redrive chain into it, so sources stand left of their DLQs
   // (bounded passes: a cycle of redrives cannot loop forever).
   const column = new Map(nodes.map((q) => [q, 0]));
@@ -255,7 +204,7 @@ function renderDiagram() {
   for (const q of nodes) {
     const {x, y} = at.get(q);
     const isTarget = edges.some(([, target]) => target === q);
-    const name = q.name.length > 30 ? q.name.slice(0, 29) + "…" : q.name;
+    const name = q.name.length > fits ? q.name.slice(0, fits - 1) + "…" : q.name;
     drawn.push(svg("g", {
       class: `node${isTarget ? " dlq" : ""}${q.url === state.selected ? " selected" : ""}`,
       "data-testid": "dlq-node", "data-name": q.name, onclick: () => { location.hash = hashFor(q.url); },
@@ -282,7 +231,7 @@ function renderDetail() {
   const byArn = new Map(state.queues.map((q) => [q.arn, q]));
   const link = (q) => el("a", {href: hashFor(q.url), text: q.name});
   const target = queue.dead_letter_target;
-  const sources = state.queues.filter((q) => q.dead_letter_target === queue.arn);
+  const sources = deadLetterSources(queue);
   const totals = Object.entries(queue.totals).map(([name, value]) => `${name.replace(/_/g, " ")} ${value}`).join(" · ");
   const facts = [
     ["URL", "url", queue.url],
@@ -300,10 +249,11 @@ function renderDetail() {
   $("fifo-fields").hidden = queue.type !== "fifo";
   $("standard-fields").hidden = queue.type === "fifo";
   const pairs = (object) => Object.entries(object).sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, value]) => el("tr", {"data-key": key}, el("th", {text: key}), el("td", {text: value})));
+    .map(([key, value]) => el("tr", {"data-key": key}, el("th", {text: key}), el("td", {text: readable(value)})));
   $("attributes").tBodies[0].replaceChildren(...pairs(queue.attributes));
   $("tags").tBodies[0].replaceChildren(...pairs(queue.tags));
   $("no-tags").hidden = Object.keys(queue.tags).length > 0;
+  renderRedrive(queue, sources);
 }
 
 function renderMessages() {
@@ -323,18 +273,17 @@ function renderMessages() {
         attributes: m.attributes, first_receive_at: fmtTime(m.first_receive_at),
         dead_letter_source: m.dead_letter_source, visible_at: fmtTime(m.visible_at),
       }, null, 2)}));
-    const fifo = [m.group_id && `group ${m.group_id}`, m.dedup_id && `dedup ${m.dedup_id}`,
-      m.sequence_number && `seq ${m.sequence_number}`].filter(Boolean);
+    const fifo = fifoFacts({group: m.group_id, dedup: m.dedup_id, seq: m.sequence_number});
     return el("tr", {"data-testid": "message", "data-id": m.id, "data-state": m.state},
       el("td", {class: "num muted", text: m.cursor}),
       el("td", {"data-field": "id"}, el("code", {text: m.id})),
       el("td", {}, el("span", {class: `state ${m.state}`, "data-field": "state", text: m.state})),
-      el("td", {}, el("pre", {class: "body", "data-field": "body", text: m.body})),
+      el("td", {}, bodyView(`body:${m.id}`, m.body, state.expanded)),
       el("td", {class: "num", "data-field": "receive_count", text: String(m.receive_count)}),
       el("td", {"data-field": "sent_at", text: fmtTime(m.sent_at)}),
       el("td", {"data-field": "visible_at"}, m.state === "visible" ? "now" :
         el("span", {title: fmtTime(m.visible_at), "data-rel": m.visible_at})),
-      el("td", {"data-field": "fifo", text: fifo.join(" · ") || "—"}),
+      el("td", {"data-field": "fifo"}, ...fifo),
       el("td", {}, details));
   });
   body.replaceChildren(...rows);
@@ -346,32 +295,31 @@ function renderMessages() {
   $("msg-next").dataset.next = data.next || "";
 }
 
-// -- actions ----------------------------------------------------------------------
-
-function notify(text, ok = true, messageId = "") {
-  const notice = $("notice");
-  notice.hidden = false;
-  notice.className = ok ? "ok" : "error";
-  notice.textContent = text;
-  notice.dataset.messageId = messageId;  // the last sent message's id, for scripts and tests
-}
-
-// Run one action with its button disabled; show its error, then show its effect.
-async function act(button, action) {
-  button.disabled = true;
+// A JSON attribute (RedrivePolicy, Policy) one member a line, so it breaks between members
+// (and still copies as JSON).
+function readable(value) {
+  if (!value.startsWith("{")) return value;
   try {
-    await action();
-  } catch (error) {
-    notify(error.message, false);
-  } finally {
-    button.disabled = false;
+    return JSON.stringify(JSON.parse(value), null, 1);
+  } catch {
+    return value;
   }
-  await refresh();
 }
+
+// FIFO facts each on one line: they wrap between facts, never inside an id.
+function fifoFacts(facts) {
+  const parts = Object.entries(facts).filter(([, value]) => value);
+  if (!parts.length) return ["—"];
+  return parts.flatMap(([label, value], i) => [i ? " · " : null, el("span", {class: "fact", text: `${label} ${value}`})])
+    .filter(Boolean);
+}
+
+// -- actions (more in actions.js) ---------------------------------------------------
 
 function select(url) {
   if (url === state.selected) return;
-  Object.assign(state, {selected: url, pages: ["0"], messages: null});
+  Object.assign(state, {selected: url, pages: ["0"], messages: null, tasks: null, received: []});
+  renderReceived();
   state.expanded.clear();
   render();
   refresh();
@@ -427,5 +375,7 @@ $("msg-next").addEventListener("click", () => {
   if (state.messages && state.messages.next) page([...state.pages, state.messages.next]);
 });
 $("auto-refresh").addEventListener("change", () => refresh());
+$("queue-filter").addEventListener("input", () => render());
 
-poll();
+// After every script ran (they are deferred, in order): the first answer may draw any part.
+document.addEventListener("DOMContentLoaded", poll);
