@@ -515,7 +515,7 @@ def test_receive_with_a_visibility_timeout_then_delete_one(dashboard, sqs, queue
 
     advance_from_page(page, 121)  # past the chosen timeout: the one not deleted is back
     expect(field(message(page, long_id), "state")).to_have_text("visible")
-    again = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["All"])["Messages"]
+    again = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["All"])["Messages"]
     assert [(m["MessageId"], m["Attributes"]["ApproximateReceiveCount"]) for m in again] == [(long_id, "2")]
 
 
