@@ -238,7 +238,7 @@ class FifoQueue(Queue):
     def _replay(self, attempt_id: str, visibility_timeout: int) -> list[Delivery]:
         attempt = self._attempts.get(attempt_id)
         unchanged = all(
-            d.message.state is State.INFLIGHT and d.message.nonce == nonce and d.message.timer == timer
+            d.message.state is State.INFLIGHT and d.message.nonce == nonce and d.message.timer is timer
             for d, nonce, timer in attempt
         )
         if not unchanged:

@@ -3,6 +3,8 @@
 import enum
 from typing import Any, NamedTuple
 
+from emulator.engine.scheduler import Timer
+
 
 class State(enum.Enum):
     DELAYED = "delayed"
@@ -71,7 +73,7 @@ class Message:
         self.nonce: str | None = None  # of the latest receive; a receipt handle must carry it
         self.received_at = 0.0  # start of the latest receive, for the 12-hour visibility cap
         self.due: float | None = None  # in flight: when its visibility ends; delayed: when its delay does
-        self.timer = 0  # bumped on every re-arm, so superseded scheduler entries do nothing
+        self.timer: Timer | None = None  # the armed delay or visibility timer, cancelled when it no longer holds
         self.dead_letter_source: str | None = None  # ARN of the queue it was dead-lettered from
 
     def _copy(self, message_id: str) -> "Message":

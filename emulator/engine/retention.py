@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from emulator.engine.clock import Clock
 from emulator.engine.message import Message, State
 from emulator.engine.ready_order import LazyDeletions
-from emulator.engine.scheduler import Scheduler
+from emulator.engine.scheduler import Scheduler, Timer
 
 
 class Arrivals:
@@ -44,7 +44,7 @@ class Arrivals:
         self.last_seq = 0  # the latest arrival number given
         self.period = 0  # the retention period, seconds
         self._due: float | None = None  # when the armed retention callback fires
-        self._timer = 0  # bumped on every re-arm, so a superseded callback does nothing
+        self._timer: Timer | None = None  # the armed retention timer
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -116,6 +116,8 @@ class Arrivals:
             self._compact()
 
     def clear(self) -> None:
+        self._scheduler.cancel(self._timer)  # it would hold every message until it fired
+        self._timer, self._due = None, None
         self._by_id.clear()
         self._order, self._seqs, self._head = [], array("q"), 0
         self._slots = LazyDeletions()
@@ -157,14 +159,12 @@ class Arrivals:
         due = oldest + self.period
         if self._due is None or due < self._due:
             self._due = due
-            self._timer += 1
-            self._scheduler.call_at(due, self._retention_ended, self._timer)
+            self._scheduler.cancel(self._timer)
+            self._timer = self._scheduler.call_at(due, self._retention_ended)
 
-    def _retention_ended(self, timer: int) -> None:
+    def _retention_ended(self) -> None:
         """Expire every message older than the retention period, then re-arm for the next."""
         with self._lock:
-            if timer != self._timer:
-                return
             self._due = None
             cutoff = self._clock.now() - self.period
             while (first := self._first()) is not None and first.sent_at <= cutoff:

@@ -9,8 +9,9 @@ scheduler, and the journal. A message a receive picked off the ready order
 stays VISIBLE, and is counted so, until it is delivered, moved away or put back.
 
 Everything here is called with the queue's lock held, except the scheduler
-callbacks, which take it; each is guarded by the message's state and timer,
-so a superseded callback does nothing.
+callbacks, which take it. A timer that no longer matters is cancelled (the
+message left, or its visibility was set again), and each callback checks the
+message's state and deadline too, for one that was already running.
 """
 
 import threading
@@ -94,7 +95,7 @@ class MessageStates:
         if delay > 0:
             self.move(message, State.DELAYED, arriving=True)
             message.due = self._clock.now() + delay
-            self._scheduler.call_at(message.due, self._delay_ended, message)
+            message.timer = self._scheduler.call_at(message.due, self._delay_ended, message)
         else:
             self._show(message, arriving=True)
 
@@ -111,7 +112,7 @@ class MessageStates:
             self._schedule_visibility_end(message, due)
         else:
             self.move(message, State.DELAYED, arriving=True)
-            self._scheduler.call_at(due, self._delay_ended, message)
+            message.timer = self._scheduler.call_at(due, self._delay_ended, message)
 
     def restore(self, messages: Iterable[Message], now: float, retention_period: int) -> list[Message]:
         """Put back a store's messages, in arrival order: a visibility timeout or delay
@@ -146,7 +147,7 @@ class MessageStates:
 
     def end_inflight(self, message: Message) -> None:
         """Visible again: its visibility timeout ended, or was set to 0."""
-        message.timer += 1  # supersedes the armed visibility callback
+        self._disarm(message)
         self._show(message)
         self._release(message)
         self._journal.message_changed(self._queue, message)
@@ -154,6 +155,7 @@ class MessageStates:
     def remove(self, message: Message, picked: bool = False) -> None:
         """The message leaves: deleted, expired, or (picked) moved to another queue."""
         was = message.state
+        self._disarm(message)
         self.move(message, State.GONE)
         self.arrivals.remove(message)
         self._journal.message_removed(self._queue, message)
@@ -165,6 +167,7 @@ class MessageStates:
     def drop_all(self) -> None:
         """Every message leaves at once (a purge, or the queue was deleted)."""
         for message in self.arrivals:
+            self._disarm(message)
             self.move(message, State.GONE)
         self.arrivals.clear()
         self._ready = self._new_order()
@@ -180,8 +183,12 @@ class MessageStates:
             self._message_visible.notify()
 
     def _schedule_visibility_end(self, message: Message, due: float) -> None:
-        message.timer += 1  # supersedes the callback armed before
-        self._scheduler.call_at(due, self._visibility_ended, message, message.timer)
+        self._scheduler.cancel(message.timer)  # the deadline armed before no longer holds
+        message.timer = self._scheduler.call_at(due, self._visibility_ended, message)
+
+    def _disarm(self, message: Message) -> None:
+        self._scheduler.cancel(message.timer)
+        message.timer = None
 
     def _expire(self, message: Message) -> None:
         self.remove(message)
@@ -189,12 +196,14 @@ class MessageStates:
 
     # -- scheduler callbacks ----------------------------------------------------
 
-    def _visibility_ended(self, message: Message, timer: int) -> None:
+    def _visibility_ended(self, message: Message) -> None:
         with self._lock:
-            if message.state is State.INFLIGHT and message.timer == timer:
+            # A deadline set again while this callback waited for the lock is later than now.
+            if message.state is State.INFLIGHT and message.due is not None and message.due <= self._clock.now():
                 self.end_inflight(message)
 
     def _delay_ended(self, message: Message) -> None:
         with self._lock:
             if message.state is State.DELAYED:
+                message.timer = None
                 self._show(message)

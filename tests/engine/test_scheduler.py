@@ -8,7 +8,7 @@ import pytest
 
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock, RealClock
-from emulator.engine.scheduler import HeapScheduler
+from emulator.engine.scheduler import COMPACT_AFTER, HeapScheduler
 
 T0 = 5_000.0
 
@@ -215,3 +215,41 @@ def test_real_clock_broker_expires_visibility_through_its_scheduler():
         assert 0.9 < elapsed < 10
     finally:
         broker.close()
+
+
+def test_a_cancelled_timer_does_not_run_and_holds_nothing(clock, scheduler):
+    ran = []
+    payload = ["held"]
+    timer = scheduler.call_at(T0 + 1, ran.append, payload)
+    scheduler.call_at(T0 + 2, ran.append, "kept")
+    scheduler.cancel(timer)
+    assert timer[2:] == [None, ()]  # the callback and its arguments are let go at once
+    assert len(scheduler) == 1
+    clock.advance(5)
+    scheduler.run_due()
+    assert ran == ["kept"]
+    assert len(scheduler) == 0
+
+
+def test_cancelling_a_timer_that_ran_or_none_does_nothing(clock, scheduler):
+    ran = []
+    timer = scheduler.call_at(T0, ran.append, "once")
+    scheduler.run_due()
+    scheduler.cancel(timer)
+    scheduler.cancel(timer)
+    scheduler.cancel(None)
+    assert ran == ["once"]
+    assert len(scheduler) == 0
+
+
+def test_cancelled_entries_are_swept_out_once_they_are_half_the_heap(clock, scheduler):
+    keep = [scheduler.call_at(T0 + 100 + n, lambda: None) for n in range(10)]
+    for n in range(5_000):
+        scheduler.cancel(scheduler.call_at(T0 + n, lambda: None))
+    assert len(scheduler) == len(keep)
+    assert len(scheduler._heap) <= 2 * COMPACT_AFTER + len(keep)  # not 5,010 entries
+    clock.advance(1_000)
+    ran = []
+    scheduler.call_at(T0 + 500, ran.append, "due")  # the heap order survived the sweep
+    scheduler.run_due()
+    assert ran == ["due"]
