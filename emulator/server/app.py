@@ -9,7 +9,7 @@ from werkzeug.wrappers import Request, Response
 
 from emulator import api, protocol
 from emulator.errors import SqsError
-from emulator.server import admin
+from emulator.server import admin, compat
 from emulator.server.admin.metrics import Metrics
 from emulator.server.identity import identify
 from emulator.store import MEMORY, Store
@@ -44,6 +44,8 @@ class EmulatorApp:
     def handle(self, request: Request) -> Response:
         if admin.claims(request.path):
             return admin.handle(request, self)
+        if compat.claims(request.path):  # other emulators' paths: never an SQS request
+            return compat.handle(request, self)
         started = time.perf_counter()
         request_id = str(uuid.uuid4())
         wire = protocol.detect(request)
