@@ -173,6 +173,26 @@ def test_peek_errors_are_sqs_errors_and_there_is_no_delete(raw, queue):
     assert "DELETE" in deleted.json()["error"]
 
 
+def test_queue_urls_as_localstack_and_moto_write_them_name_the_queue(sqs, raw, queue):
+    # LocalStack's SQS page, "Queue URLs": the standard strategy's host names the region,
+    # the path strategy puts /queue/<region>/<account>/ in the path; moto's is /<account>/<name>.
+    name = queue.rsplit("/", 1)[1]
+    urls = [
+        f"http://sqs.us-east-1.localhost.localstack.cloud:4566/000000000000/{name}",
+        f"http://localhost:4566/queue/us-east-1/000000000000/{name}",
+        f"http://localhost:5000/000000000000/{name}",
+    ]
+    for url in urls:
+        sqs.send_message(QueueUrl=url, MessageBody=url)
+    path = f"/queue/us-east-1/000000000000/{name}"
+    posted = raw.query({"Action": "SendMessage", "MessageBody": "posted to the path"}, path=path)
+    assert posted.status == 200, posted.body
+    bodies: list[str] = []
+    for _ in range(4):
+        bodies += [m["Body"] for m in receive(sqs, queue, MaxNumberOfMessages=10)]
+    assert sorted(bodies) == sorted([*urls, "posted to the path"])
+
+
 @pytest.mark.parametrize(
     "method,path,nearest",
     [
