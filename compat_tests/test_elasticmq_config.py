@@ -149,3 +149,34 @@ def test_an_elasticmq_file_is_known_by_its_content_and_what_it_cannot_mean_is_wa
     log = server.log_path.read_text()
     assert f"{config}: queue 'orders': receiveMessageWait: 5 without a unit is milliseconds" in log
     assert f"{config}: queue 'orders': unknown key 'colour' is ignored" in log
+
+
+def _readme_block(language: str) -> str:
+    """The README's side-by-side example in `language` (its section "Coming from moto, LocalStack or ElasticMQ")."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme[readme.index("**ElasticMQ's configuration file.**") :]
+    start = section.index(f"```{language}\n") + len(language) + 4
+    return section[start : section.index("```", start)]
+
+
+def test_the_readmes_elasticmq_file_and_its_toml_translation_give_the_same_queues(server_with, tmp_path):
+    described = []
+    for name, language in (("custom.conf", "hocon"), ("queues.toml", "toml")):
+        config = tmp_path / name
+        config.write_text(_readme_block(language))
+        server, sqs = server_with("--config", str(config))
+        queues = {}
+        for url in sqs.list_queues()["QueueUrls"]:
+            attributes = queue_attrs(sqs, url, "All")
+            for changing in ("CreatedTimestamp", "LastModifiedTimestamp"):
+                attributes.pop(changing)
+            queues[url.rsplit("/", 1)[1]] = (attributes, sqs.list_queue_tags(QueueUrl=url).get("Tags", {}))
+        described.append(queues)
+        server.stop()
+    hocon, toml = described
+    assert sorted(hocon) == ["jobs.fifo", "queue1", "queue1-dead-letters"]
+    assert hocon == toml
+    assert hocon["queue1"][0]["VisibilityTimeout"] == "10" and hocon["queue1"][1] == {
+        "tag1": "tagged1",
+        "tag2": "tagged2",
+    }
