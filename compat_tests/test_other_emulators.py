@@ -123,7 +123,7 @@ def test_peeking_changes_no_receive_count_and_moves_nothing_to_the_dead_letter_q
     _peek_json(raw, url)
     sqs_client(endpoint + PEEK).receive_message(QueueUrl=url)
     assert counts(sqs, dlq) == (0, 0, 0)
-    received = receive_one(sqs, url, MessageSystemAttributeNames=["All"])
+    received = receive_one(sqs, url, AttributeNames=["All"])  # the name both client generations know
     assert received["MessageId"] == sent
     assert received["Attributes"]["ApproximateReceiveCount"] == "1"
     assert counts(sqs, dlq) == (0, 0, 0)
