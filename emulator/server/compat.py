@@ -29,7 +29,7 @@ from emulator.errors import SqsError
 from emulator.server.admin import routes
 from emulator.server.identity import identify
 
-PREFIXES = ("/_aws/", "/_localstack/", "/moto-api/")
+PREFIXES = ("/_aws", "/_localstack", "/moto-api")  # no SQS path starts so: queue paths start with an account or region
 MESSAGES = "/_aws/sqs/messages"
 RESETS = ("/_localstack/state/reset", "/_localstack/state/sqs/reset")
 ADMIN = "/_emulator/"
@@ -48,7 +48,7 @@ REPEATED = {"ReceiveMessageResult": ("Message",), "Message": ("Attribute", "Mess
 
 
 def claims(path: str) -> bool:
-    return path.startswith(PREFIXES) or path in ("/_aws", "/_localstack", "/moto-api")
+    return path.startswith(PREFIXES)
 
 
 def handle(request: Request, app) -> Response:
