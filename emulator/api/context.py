@@ -42,6 +42,8 @@ class Context:
         parts = urlsplit(queue_url).path.strip("/").split("/")
         if not all(parts):
             raise queue_does_not_exist()
+        if len(parts) == 4 and parts[0] == "queue":
+            parts = parts[1:]  # LocalStack's path form: /queue/<region>/<account>/<name>
         if len(parts) == 2:
             return self.named_queue(parts[0], self.default_region, parts[1])
         if len(parts) == 3:

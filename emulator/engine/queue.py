@@ -15,6 +15,7 @@ both queues or in neither.
 
 import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from emulator import limits
 from emulator.engine import receipts
@@ -206,11 +207,14 @@ class Queue(QueueConfig):
             self._journal.queue_emptied(self)
             self._journal.queue_saved(self)
 
-    def peek(self, states: frozenset[State], limit: int, after: int = 0) -> tuple[list[dict], int | None]:
-        """Up to `limit` snapshots of messages in the given states after arrival number
-        `after`, and the next page's cursor (or None); changes nothing (retention.py)."""
+    def peek(
+        self, states: frozenset[State], limit: int, after: int = 0, view: Callable[[Message], Any] = Message.snapshot
+    ) -> tuple[list[Any], int | None]:
+        """view(message) (a snapshot by default) of up to `limit` messages in the given states
+        after arrival number `after`, and the next page's cursor (or None); changes nothing
+        (retention.py). The view runs under the queue's lock, so it sees one consistent state."""
         with self._lock:
-            return self._messages.peek(states, limit, after)
+            return self._messages.peek(states, limit, after, view)
 
     def close(self) -> None:
         """The queue was deleted: drop its messages and release its long polls."""

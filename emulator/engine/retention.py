@@ -19,6 +19,7 @@ import threading
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from emulator.engine.clock import Clock
 from emulator.engine.message import Message, State
@@ -71,17 +72,21 @@ class Arrivals:
             if message is not None:
                 yield message
 
-    def peek(self, states: frozenset[State], limit: int, after: int) -> tuple[list[dict], int | None]:
-        """Snapshots of up to `limit` messages in the given states that arrived after
+    def peek(
+        self, states: frozenset[State], limit: int, after: int, view: Callable[[Message], Any] = Message.snapshot
+    ) -> tuple[list[Any], int | None]:
+        """view(message) of up to `limit` messages in the given states that arrived after
         arrival number `after`, and the cursor of the next page (None: no more).
         A page walks only the messages from its cursor on."""
-        found: list[dict] = []
+        found: list[Any] = []
+        cursor = after
         for message in self.since(after):
             if message.state not in states:
                 continue
             if len(found) == limit:
-                return found, found[-1]["cursor"]
-            found.append(message.snapshot())
+                return found, cursor
+            found.append(view(message))
+            cursor = message.seq
         return found, None
 
     def next_seq(self) -> int:

@@ -9,7 +9,7 @@ from werkzeug.wrappers import Request, Response
 
 from emulator import api, protocol
 from emulator.errors import SqsError
-from emulator.server import admin
+from emulator.server import admin, compat
 from emulator.server.admin import ui
 from emulator.server.admin.metrics import Metrics
 from emulator.server.identity import identify
@@ -47,6 +47,8 @@ class EmulatorApp:
             return admin.handle(request, self)
         if ui.wanted_by_browser(request):  # a person who typed the endpoint into a browser
             return ui.redirect()
+        if compat.claims(request.path):  # other emulators' paths: never an SQS request
+            return compat.handle(request, self)
         started = time.perf_counter()
         request_id = str(uuid.uuid4())
         wire = protocol.detect(request)

@@ -25,6 +25,7 @@ from emulator.server.identity import valid_account_id
 from emulator.store import SYNC_MODES, Store, open_store
 
 CLOCKS = ("real", "manual")
+COOLDOWNS = ("aws", "off")  # off: both cooldowns 0, for suites that purge and re-create names (as on moto, ElasticMQ)
 MAX_SYNC_INTERVAL_MS = 60_000
 
 
@@ -64,6 +65,7 @@ class Options:
     sync_interval_ms: int = 100
     config: str | None = None  # a TOML file of queues (emulator/server/config.py)
     auto_create: bool = False
+    cooldowns: str = "aws"  # "off" overrides purge_cooldown and recreate_cooldown with 0
 
     def __post_init__(self):
         # One refusal at a time, the first bad value in the order the command line has always checked.
@@ -72,6 +74,7 @@ class Options:
         _one_of("clock", self.clock, CLOCKS)
         _one_of("receipts", self.receipts, receipts.MODES)
         _one_of("sync", self.sync, SYNC_MODES)
+        _one_of("cooldowns", self.cooldowns, COOLDOWNS)
         if not 1 <= self.sync_interval_ms <= MAX_SYNC_INTERVAL_MS:
             raise OptionError("sync_interval_ms", f"must be between 1 and {MAX_SYNC_INTERVAL_MS}")
         if self.purge_cooldown < 0 or self.recreate_cooldown < 0:
@@ -124,10 +127,11 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         clock = ManualClock(store.clock_time if options.clock_start is None else options.clock_start)
     else:
         clock = RealClock()
+    cooling = options.cooldowns != "off"
     broker = Broker(
         clock,
-        purge_cooldown=options.purge_cooldown,
-        recreate_cooldown=options.recreate_cooldown,
+        purge_cooldown=options.purge_cooldown if cooling else 0,
+        recreate_cooldown=options.recreate_cooldown if cooling else 0,
         receipts=options.receipts,
         journal=store,
     )

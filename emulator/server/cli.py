@@ -11,7 +11,7 @@ import threading
 from emulator.engine import receipts
 from emulator.inspect import cli as inspect_cli
 from emulator.server import config
-from emulator.server.build import CLOCKS, OptionError, Options, build
+from emulator.server.build import CLOCKS, COOLDOWNS, OptionError, Options, build
 from emulator.store import SYNC_MODES, StoreError
 
 DEFAULT = Options()
@@ -40,6 +40,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     # 0 turns a rule off for test suites that purge or recreate quickly.
     _option(parser, "--purge-cooldown", "SQS_EMULATOR_PURGE_COOLDOWN", DEFAULT.purge_cooldown, type=float)
     _option(parser, "--recreate-cooldown", "SQS_EMULATOR_RECREATE_COOLDOWN", DEFAULT.recreate_cooldown, type=float)
+    # The preset for suites written for moto or ElasticMQ: "off" turns both cooldowns off.
+    _option(parser, "--cooldowns", "SQS_EMULATOR_COOLDOWNS", DEFAULT.cooldowns, choices=list(COOLDOWNS))
     # What an earlier receipt handle of a standard queue's message may still do (emulator/engine/receipts.py).
     _option(parser, "--receipts", "SQS_EMULATOR_RECEIPTS", DEFAULT.receipts, choices=list(receipts.MODES))
     # Persistence: without a data dir, everything stays in memory.

@@ -1,4 +1,5 @@
-"""Queues from a TOML file (--config): created at start when missing.
+"""Queues from a TOML file (--config), or ElasticMQ's HOCON file (emulator/server/elasticmq.py):
+created at start when missing.
 
     [[queues]]
     name = "orders-dlq"
@@ -23,6 +24,7 @@ from emulator import api
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import redrive
 from emulator.errors import SqsError
+from emulator.server import elasticmq
 from emulator.server.admin.routes import fault_policy
 
 log = logging.getLogger(__name__)
@@ -93,10 +95,21 @@ def load(path: str, account: str, region: str) -> list[_Entry]:
     """The file's queues in the order they can be created (dead-letter targets first)."""
     try:
         with open(path, "rb") as file:
-            document = tomllib.load(file)
+            data = file.read()
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
+    if elasticmq.is_hocon(path, data):  # ElasticMQ's file, as it is
+        queues = elasticmq.queues(path, data, ConfigError)
+    else:
+        queues = _toml_queues(path, data)
+    entries = [_Entry(path, number, raw, account, region) for number, raw in enumerate(queues)]
+    return _dependency_order(entries)
+
+
+def _toml_queues(path: str, data: bytes) -> list:
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
     unknown = sorted(document.keys() - {"queues"})
     if unknown:
@@ -104,8 +117,7 @@ def load(path: str, account: str, region: str) -> list[_Entry]:
     queues = document.get("queues", [])
     if not isinstance(queues, list):
         raise ConfigError(f"{path}: queues must be an array of tables, written [[queues]]")
-    entries = [_Entry(path, number, raw, account, region) for number, raw in enumerate(queues)]
-    return _dependency_order(entries)
+    return queues
 
 
 def _dependency_order(entries: list[_Entry]) -> list[_Entry]:

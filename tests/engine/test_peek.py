@@ -72,3 +72,13 @@ def test_a_page_after_the_first_never_reads_the_messages_before_its_cursor(queue
         if after is None:
             break
     assert seen == [f"m{i}" for i in range(5, 100)]
+
+
+def test_a_peek_with_a_view_pages_from_the_same_cursors(queue):
+    for i in range(5):
+        send(queue, f"m{i}")
+    page, cursor = queue.peek(ALL, 3, view=lambda message: (message.body, message.receive_count))
+    assert page == [("m0", 0), ("m1", 0), ("m2", 0)]
+    rest, end = queue.peek(ALL, 3, cursor, view=lambda message: message.body)
+    assert rest == ["m3", "m4"] and end is None
+    assert counts(queue) == (5, 0, 0)

@@ -53,7 +53,9 @@ def test_a_bad_option_is_refused_with_the_command_lines_message(fields, argv, co
     assert capsys.readouterr().err.endswith(f"sqs-emulator: error: {command_line}\n")
 
 
-@pytest.mark.parametrize("field,value", [("clock", "sundial"), ("receipts", "lenient"), ("sync", "sometimes")])
+@pytest.mark.parametrize(
+    "field,value", [("clock", "sundial"), ("receipts", "lenient"), ("sync", "sometimes"), ("cooldowns", "none")]
+)
 def test_a_choice_outside_its_list_is_refused(field, value):
     # The command line's argparse refuses these first, with its own "invalid choice" message.
     with pytest.raises(OptionError, match=f"^{field} is one of .*, not '{value}'$"):
@@ -74,5 +76,22 @@ def test_build_without_listening_wires_a_manual_clock_from_its_start():
         assert emulator.http is None
         assert emulator.broker.clock.manual and emulator.broker.clock.now() == 1_000.0
         assert emulator.broker.purge_cooldown == 0 and emulator.app.broker is emulator.broker
+    finally:
+        emulator.close()
+
+
+@pytest.mark.parametrize(
+    "argv,env", [(["--cooldowns", "off"], {}), ([], {"SQS_EMULATOR_COOLDOWNS": "off"})], ids=["flag", "environment"]
+)
+def test_cooldowns_off_is_a_preset_that_zeroes_both_cooldowns(argv, env, monkeypatch):
+    for name in [name for name in os.environ if name.startswith("SQS_EMULATOR_")]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    options = cli.parse_args(["--recreate-cooldown", "30", *argv]).options
+    assert options.cooldowns == "off"
+    emulator = build(options, listen=False)
+    try:
+        assert (emulator.broker.purge_cooldown, emulator.broker.recreate_cooldown) == (0, 0)
     finally:
         emulator.close()

@@ -1,0 +1,48 @@
+"""A look at a queue's messages in ReceiveMessage's output shape that changes nothing:
+no receive count, no visibility, no dead-letter move. It is what LocalStack's
+developer endpoint /_aws/sqs/messages answers (emulator/server/compat.py), per
+LocalStack's SQS page, section "Developer endpoints": every message with all its
+attributes and system attributes, the receipt handle SQS/BACKDOOR/ACCESS, and
+with ShowInvisible / ShowDelayed the in-flight and delayed messages too, marked by
+the attributes IsVisible and IsDelayed.
+"""
+
+import sys
+
+from emulator.api.messages import _received  # a peeked message reads as a received one
+from emulator.engine.message import Delivery, Message, State
+from emulator.engine.queue import Queue
+
+# LocalStack's stand-in receipt handle: it names no receive, so every operation refuses it.
+PEEK_HANDLE = "SQS/BACKDOOR/ACCESS"
+ALL = ["All"]
+
+
+def peek_messages(queue: Queue, show_invisible: bool = False, show_delayed: bool = False) -> dict:
+    """ReceiveMessage's output for every visible message (and the in-flight or delayed
+    ones when asked), oldest first, with all attributes; {} when there is none."""
+    states = {State.VISIBLE}
+    if show_invisible:
+        states.add(State.INFLIGHT)
+    if show_delayed:
+        states.add(State.DELAYED)
+    found, _ = queue.peek(frozenset(states), sys.maxsize, 0, _as_delivered)
+    marked = show_invisible or show_delayed
+    messages = []
+    for state, delivery in found:
+        message = _received(delivery, set(ALL), ALL)
+        if marked:
+            message["Attributes"]["IsVisible"] = _flag(state is State.VISIBLE)
+            message["Attributes"]["IsDelayed"] = _flag(state is State.DELAYED)
+        messages.append(message)
+    return {"Messages": messages} if messages else {}
+
+
+def _as_delivered(message: Message) -> tuple[State, Delivery]:
+    """Under the queue's lock: the message as a receive would hand it out, without receiving it.
+    Never received: a first-receive time of 0, as LocalStack shows it."""
+    return message.state, Delivery(message, PEEK_HANDLE, message.receive_count, message.first_receive_at or 0.0)
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
