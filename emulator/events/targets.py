@@ -66,7 +66,8 @@ class LambdaContext:
 def parse(value) -> Target:
     """A target from a mapping's `target` field; ValueError says what is wrong."""
     if callable(value):
-        return CallableTarget(value, getattr(value, "__qualname__", repr(value)))
+        # a function's name, or a callable object's class name
+        return CallableTarget(value, getattr(value, "__qualname__", None) or type(value).__qualname__)
     if isinstance(value, list):
         if not value or not all(isinstance(part, str) and part for part in value):
             raise ValueError("a command is a non-empty list of strings")
