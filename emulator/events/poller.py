@@ -123,7 +123,9 @@ class Poller:
         try:
             while self._take_slot():
                 batch = self._gather()
-                if not batch:
+                if not batch or self._stopped():
+                    # Stopped while gathering: what it holds comes back after its visibility
+                    # timeout, as a disabled mapping's batch would on AWS.
                     self._release_slot()
                     continue
                 threading.Thread(target=self._invoke, args=(batch,), name=self._thread.name, daemon=True).start()

@@ -407,3 +407,28 @@ def test_bad_settings_are_refused_naming_the_field(server, sqs):
     with pytest.raises(LookupError, match="no queue nowhere"):
         server.event_source("nowhere", Recorder())
     assert server.event_sources() == []
+
+
+def test_a_batch_stops_short_of_six_megabytes_and_the_next_record_opens_the_next_batch(server, sqs):
+    # Lambda Developer Guide, "Lambda event source mappings", batching behavior: a batch goes
+    # when "the payload size reaches 6 MB" (a synchronous invocation's payload quota).
+    name, url = new_queue(sqs, MaximumMessageSize=1_048_576)
+    body = "x" * 1_000_000
+    for _ in range(7):
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+    sizes = []
+
+    def handler(event, context):
+        sizes.append((len(event["Records"]), len(json.dumps(event))))
+
+    mapping = server.event_source(name, handler)  # one receive takes all seven
+    server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 7, REAL_WAIT)
+    assert [count for count, _ in sizes] == [6, 1]
+    assert all(size <= 6 * 1024 * 1024 for _, size in sizes)
+
+
+def test_a_mapping_whose_queue_is_deleted_stops_and_says_so(server, sqs):
+    name, url = new_queue(sqs)
+    mapping = server.event_source(name, Recorder())
+    sqs.delete_queue(QueueUrl=url)
+    assert [m["state"] for m in server.event_sources() if m["id"] == mapping["id"]] == ["queue deleted"]
