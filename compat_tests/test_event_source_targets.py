@@ -33,10 +33,12 @@ INVOKE_PATH = "/2015-03-31/functions/function/invocations"
 REAL_WAIT = 10.0  # seconds a poller in the server process gets to act
 
 
-def call(endpoint, method, path, body=None, raw=None):
+def call(endpoint, method, path, body=None, raw=None, headers=None):
     """(status, parsed JSON) of an admin request."""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(endpoint + path, data=data, method=method)
+    request = urllib.request.Request(
+        endpoint + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())
@@ -284,6 +286,24 @@ def test_admin_requests_without_a_queue_or_mapping_are_refused(endpoint):
         )
         assert (status, answer["error"]) == (404, "no event source mapping no-such-id")
     assert call(endpoint, "PUT", "/_emulator/event-sources")[0] == 405
+
+
+def test_a_mapping_is_made_only_from_a_json_request_of_this_origin_and_commands_only_from_this_machine(
+    endpoint, queue_factory
+):
+    # A mapping runs code: a web page must not be able to make one (cross-site request forgery,
+    # DNS rebinding). The emulator's own rule; AWS has no such API.
+    url = queue_factory()
+    fields = {"queue": url, "target": "http://127.0.0.1:1/x"}
+    plain = {"Content-Type": "text/plain"}
+    assert call(endpoint, "POST", "/_emulator/event-sources", fields, headers=plain)[0] == 415
+    status, answer = call(endpoint, "POST", "/_emulator/event-sources", fields, headers={"Origin": "http://evil.test"})
+    assert (status, answer["error"]) == (403, "event sources are not made from another origin (http://evil.test)")
+    command = {"queue": url, "target": ["touch", "/tmp/pwned"]}
+    rebound = {"Host": "evil.test:" + endpoint.rsplit(":", 1)[1]}
+    status, answer = call(endpoint, "POST", "/_emulator/event-sources", command, headers=rebound)
+    assert status == 403 and "command and module targets are taken from this machine only" in answer["error"]
+    assert all(m["queue"] != url for m in call(endpoint, "GET", "/_emulator/event-sources")[1]["event_sources"])
 
 
 # -- the config file ------------------------------------------------------------

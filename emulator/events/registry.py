@@ -22,6 +22,7 @@ class Mapping:
         self.stats = Stats()
         self.created_at = time.time()
         self._poller: Poller | None = None
+        self._running = threading.Lock()  # one change of poller at a time
 
     @property
     def function_arn(self) -> str:
@@ -38,13 +39,18 @@ class Mapping:
 
     def run(self, clock: Clock, spec: specs.MappingSpec) -> None:
         """Poll with `spec` from now on (stopping the poller of the settings before)."""
-        self.stop()
-        self.spec = spec
-        if spec.enabled:
-            self._poller = Poller(self.id, self.queue, clock, spec, self.stats, self.function_arn)
-            self._poller.start()
+        with self._running:
+            self._stop()
+            self.spec = spec
+            if spec.enabled:
+                self._poller = Poller(self.id, self.queue, clock, spec, self.stats, self.function_arn)
+                self._poller.start()
 
     def stop(self) -> None:
+        with self._running:
+            self._stop()
+
+    def _stop(self) -> None:
         if self._poller is not None:
             self._poller.stop()
             self._poller = None

@@ -423,7 +423,7 @@ def test_a_batch_stops_short_of_six_megabytes_and_the_next_record_opens_the_next
 
     mapping = server.event_source(name, handler)  # one receive takes all seven
     server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 7, REAL_WAIT)
-    assert [count for count, _ in sizes] == [6, 1]
+    assert sorted(count for count, _ in sizes) == [1, 6]  # the two batches may run at once
     assert all(size <= 6 * 1024 * 1024 for _, size in sizes)
 
 
