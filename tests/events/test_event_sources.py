@@ -432,3 +432,39 @@ def test_a_mapping_whose_queue_is_deleted_stops_and_says_so(server, sqs):
     mapping = server.event_source(name, Recorder())
     sqs.delete_queue(QueueUrl=url)
     assert [m["state"] for m in server.event_sources() if m["id"] == mapping["id"]] == ["queue deleted"]
+
+
+def test_a_fifo_queue_runs_at_most_one_batch_per_message_group_at_once(server, sqs):
+    # services-sqs-scaling: "For FIFO queues, concurrent invocations are capped at the number of
+    # message group IDs or the maximum concurrency setting, whichever is lower"; a group's next
+    # message waits while one of it is being processed.
+    name, url = new_queue(sqs, fifo=True)
+    for n in range(2):
+        for group in "abc":
+            sqs.send_message(QueueUrl=url, MessageBody=f"{group}{n}", MessageGroupId=group)
+    release = threading.Event()
+    seen = []
+
+    def handler(event, context):
+        seen.extend(record["body"] for record in event["Records"])
+        release.wait(REAL_WAIT)
+
+    mapping = server.event_source(name, handler, batch_size=1)  # five slots, three groups
+    server.wait_for_event_source(mapping["id"], lambda c: c["in_flight"] == 3)
+    assert sorted(seen) == ["a0", "b0", "c0"] and depth(sqs, url) == (3, 3)
+    release.set()
+    counters = server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 6)
+    assert counters["max_in_flight"] == 3
+    for group in "abc":
+        assert [body for body in seen if body[0] == group] == [f"{group}0", f"{group}1"]
+
+
+def test_on_the_real_clock_a_message_is_handled_as_soon_as_it_is_sent():
+    with serve(clock="real") as server:
+        sqs = server.client()
+        name, url = new_queue(sqs)
+        handler = Recorder()
+        mapping = server.event_source(name, handler)
+        sqs.send_message(QueueUrl=url, MessageBody="now")
+        server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 1, REAL_WAIT)
+        assert handler.bodies() == [["now"]]
