@@ -15,6 +15,8 @@ PACKAGE = ROOT / "emulator"
 # What each part of the package may import (besides itself). The engine is the
 # bottom; the store sits beside api/, above the engine; server/ wires them all;
 # inspect/ is a leaf that only the CLI and testing/ reach; nothing imports testing/.
+# events/ (event source mappings) sits beside api/: it drives the engine's queues
+# as a consumer in the process does, and server/ wires it.
 MAY_IMPORT = {
     "errors": set(),
     "limits": set(),
@@ -22,7 +24,8 @@ MAY_IMPORT = {
     "protocol": {"errors", "limits"},
     "api": {"engine", "errors", "limits"},
     "store": {"engine", "errors", "limits"},
-    "server": {"protocol", "api", "store", "engine", "errors", "limits", "inspect"},
+    "events": {"engine", "errors", "limits"},
+    "server": {"protocol", "api", "store", "events", "engine", "errors", "limits", "inspect"},
     "inspect": set(),
     "testing": {"server", "inspect", "engine", "errors", "limits"},
     "__init__": {"testing"},  # `from emulator import serve`, lazily

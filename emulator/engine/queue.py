@@ -110,7 +110,15 @@ class Queue(QueueConfig):
                 self._long_poll(wait_seconds)
             return self._receive_now(max_messages, visibility_timeout, wait_seconds)
 
-    def _long_poll(self, wait_seconds: int, answered: Callable[[], bool] = lambda: False) -> None:
+    def wait_for_messages(self, seconds: float, stop: Callable[[], bool]) -> None:
+        """Block until a receive would get a message, the queue is deleted, stop() is
+        true (checked whenever waiters wake: wake_waiters() wakes them), or `seconds`
+        pass on the queue's clock. For consumers in the process (event source
+        mappings), which then receive without waiting."""
+        with self._lock:
+            self._long_poll(seconds, stop)
+
+    def _long_poll(self, wait_seconds: float, answered: Callable[[], bool] = lambda: False) -> None:
         """Wait up to wait_seconds until a receive would get a message, the queue is
         deleted, or answered(). Called with the lock held; the wait releases it."""
         deadline = self._clock.now() + wait_seconds

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Request, Response
 
 from emulator import api, protocol
 from emulator.errors import SqsError
+from emulator.events.registry import EventSources
 from emulator.server import admin, compat
 from emulator.server.admin import ui
 from emulator.server.admin.metrics import Metrics
@@ -27,11 +28,13 @@ class EmulatorApp:
         hostname: str | None = None,
         store: Store = MEMORY,
         auto_create: bool = False,
+        event_sources: EventSources | None = None,
     ):
         self.broker = broker
         self.store = store
         self.auto_create = auto_create
-        self.metrics = Metrics(broker)
+        self.event_sources = event_sources if event_sources is not None else EventSources(broker.clock)
+        self.metrics = Metrics(broker, self.event_sources)
         self.account_id = account_id
         self.region = region
         self.hostname = hostname

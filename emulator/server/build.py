@@ -18,6 +18,7 @@ from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import Clock, ManualClock, RealClock
+from emulator.events.registry import EventSources
 from emulator.server import config
 from emulator.server.app import EmulatorApp
 from emulator.server.http import KeepAliveHandler
@@ -113,6 +114,7 @@ class Emulator:
     def close(self) -> None:
         if self.http is not None:
             self.http.server_close()
+        self.app.event_sources.clear()  # before the queues close: no poller outlives its queue
         self.broker.close()
         self.store.close()
 
@@ -135,13 +137,17 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         receipts=options.receipts,
         journal=store,
     )
+    event_sources = EventSources(clock)
     try:
         store.recover(broker)
         if options.config:
-            config.apply(options.config, broker, options.account_id, options.region)
-        app = EmulatorApp(broker, options.account_id, options.region, options.hostname, store, options.auto_create)
+            config.apply(options.config, broker, options.account_id, options.region, event_sources)
+        app = EmulatorApp(
+            broker, options.account_id, options.region, options.hostname, store, options.auto_create, event_sources
+        )
         http = make_server(options.host, options.port, app, threaded=True, request_handler=handler) if listen else None
     except BaseException:
+        event_sources.clear()
         broker.close()
         store.close()
         raise

@@ -14,6 +14,14 @@ same account and region); a queue of the file is created after the queue it
 names. A queue that exists already (kept by --data-dir) is left as it is; where
 its attributes differ from the file's, a warning says so. `faults = {...}` sets
 the queue's fault policy, with the fields of PUT /_emulator/faults.
+
+    [[event_sources]]                  # Lambda-style consumers (emulator/events/)
+    queue = "orders"                   # a name or URL; optional: account, region
+    target = "myapp.handlers:handle"   # or an http(s) URL, or ["command", "args"]
+    batch_size = 10                    # and the other fields of POST /_emulator/event-sources
+
+Event sources are created after the queues, each checked as the admin API checks
+it; a bad one stops the start naming the file, the entry and the field.
 """
 
 import json
@@ -24,12 +32,16 @@ from emulator import api
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import redrive
 from emulator.errors import SqsError
+from emulator.events.spec import FIELDS as EVENT_SOURCE_FIELDS
+from emulator.events.spec import MappingError
 from emulator.server import elasticmq
 from emulator.server.admin.routes import fault_policy
 
 log = logging.getLogger(__name__)
 
 QUEUE_KEYS = {"name", "account", "region", "attributes", "tags", "faults"}
+EVENT_SOURCE_KEYS = {"queue", "account", "region", *EVENT_SOURCE_FIELDS}
+DOCUMENT_KEYS = ("event_sources", "queues")
 JSON_ATTRIBUTES = ("RedrivePolicy", "RedriveAllowPolicy", "Policy")
 
 
@@ -93,31 +105,33 @@ class _Entry:
 
 def load(path: str, account: str, region: str) -> list[_Entry]:
     """The file's queues in the order they can be created (dead-letter targets first)."""
+    return _queues(path, _read(path), account, region)
+
+
+def _read(path: str) -> dict:
     try:
         with open(path, "rb") as file:
             data = file.read()
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it: {error.strerror}") from None
     if elasticmq.is_hocon(path, data):  # ElasticMQ's file, as it is
-        queues = elasticmq.queues(path, data, ConfigError)
-    else:
-        queues = _toml_queues(path, data)
-    entries = [_Entry(path, number, raw, account, region) for number, raw in enumerate(queues)]
-    return _dependency_order(entries)
-
-
-def _toml_queues(path: str, data: bytes) -> list:
+        return {"queues": elasticmq.queues(path, data, ConfigError)}
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    unknown = sorted(document.keys() - {"queues"})
+    unknown = sorted(document.keys() - set(DOCUMENT_KEYS))
     if unknown:
-        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: queues)")
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(DOCUMENT_KEYS)})")
+    return document
+
+
+def _queues(path: str, document: dict, account: str, region: str) -> list[_Entry]:
     queues = document.get("queues", [])
     if not isinstance(queues, list):
         raise ConfigError(f"{path}: queues must be an array of tables, written [[queues]]")
-    return queues
+    entries = [_Entry(path, number, raw, account, region) for number, raw in enumerate(queues)]
+    return _dependency_order(entries)
 
 
 def _dependency_order(entries: list[_Entry]) -> list[_Entry]:
@@ -140,10 +154,12 @@ def _dependency_order(entries: list[_Entry]) -> list[_Entry]:
     return ordered
 
 
-def apply(path: str, broker, account: str, region: str) -> None:
+def apply(path: str, broker, account: str, region: str, event_sources=None) -> None:
     """Create the file's missing queues; leave existing ones, warning where they differ;
-    set the fault policies the file gives."""
-    for entry in load(path, account, region):
+    set the fault policies the file gives; then start its event sources."""
+    document = _read(path)
+    sources = _event_source_tables(path, document)
+    for entry in _queues(path, document, account, region):
         try:
             existing = broker.get_queue(entry.account, entry.region, entry.name)
         except SqsError:
@@ -166,17 +182,54 @@ def apply(path: str, broker, account: str, region: str) -> None:
             _create(entry, broker, region)
         if entry.faults is not None:
             broker.get_queue(entry.account, entry.region, entry.name).faults = entry.faults
+    for number, raw in enumerate(sources if event_sources is not None else ()):
+        _start_event_source(f"{path}: event_sources[{number}]", raw, broker, account, region, event_sources)
+
+
+def _event_source_tables(path: str, document: dict) -> list[dict]:
+    sources = document.get("event_sources", [])
+    if not isinstance(sources, list) or not all(isinstance(raw, dict) for raw in sources):
+        raise ConfigError(f"{path}: event_sources must be an array of tables, written [[event_sources]]")
+    for number, raw in enumerate(sources):
+        where = f"{path}: event_sources[{number}]"
+        unknown = sorted(raw.keys() - EVENT_SOURCE_KEYS)
+        if unknown:
+            raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(EVENT_SOURCE_KEYS))})")
+        for key in ("queue", "account", "region"):
+            if key in raw and not isinstance(raw[key], str):
+                raise ConfigError(f"{where}: {key} must be a string")
+        if not raw.get("queue"):
+            raise ConfigError(f"{where}: queue: an event source needs a queue (a name or URL)")
+    return sources
+
+
+def _start_event_source(where: str, raw: dict, broker, account: str, region: str, event_sources) -> None:
+    ctx = _context(broker, raw.get("account", account), raw.get("region", region), region)
+    try:
+        queue = ctx.queue(raw["queue"])
+    except SqsError:
+        raise ConfigError(f"{where}: queue: no queue {raw['queue']!r}") from None
+    fields = {key: value for key, value in raw.items() if key not in ("queue", "account", "region")}
+    try:
+        event_sources.create(queue, fields)
+    except MappingError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    log.info("%s: polling %s", where, queue.name)
+
+
+def _context(broker, account: str, region: str, default_region: str) -> api.Context:
+    return api.Context(
+        broker=broker,
+        account=account,
+        region=region,
+        base_url="http://localhost",
+        default_region=default_region,
+        sender_id=account,
+    )
 
 
 def _create(entry: _Entry, broker, region: str) -> None:
-    ctx = api.Context(
-        broker=broker,
-        account=entry.account,
-        region=entry.region,
-        base_url="http://localhost",
-        default_region=region,
-        sender_id=entry.account,
-    )
+    ctx = _context(broker, entry.account, entry.region, region)
     params = {"QueueName": entry.name, "Attributes": entry.attributes, "tags": entry.tags}
     try:
         api.dispatch(ctx, "CreateQueue", params)

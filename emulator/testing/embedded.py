@@ -10,6 +10,7 @@ test suites that do not use the pytest plugin.
         sqs.receive_message(QueueUrl=url)       # in flight for 30 s ...
         server.advance(31)                      # ... or not: time moves at once
         server.peek("jobs")                     # look without receiving
+        server.event_source("jobs", handler)    # Lambda-style: handler(event, context) gets batches
 
 Unlike the command line's defaults (AWS's), PurgeQueue may repeat and a deleted
 queue's name may be re-created at once (purge_cooldown=0, recreate_cooldown=0):
@@ -22,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from emulator.errors import SqsError
 from emulator.inspect.client import AdminApiError, AdminClient
 
 HOST = "127.0.0.1"
@@ -142,6 +144,47 @@ class EmulatorServer:
                 missing = f" ({error.error})"  # the code under test may not have created it yet
             if time.monotonic() >= deadline:
                 raise TimeoutError(f"no matching message in {queue} after {timeout:g} s{missing}")
+            time.sleep(POLL_INTERVAL)
+
+    # -- event source mappings (emulator/events/) ------------------------------------
+
+    def event_source(self, queue: str, handler, **fields) -> dict:
+        """Poll `queue` (URL or name) and invoke `handler` with batches in Lambda's SQS
+        event shape, as a Lambda event source mapping does. `handler` is a function
+        (event, context), "package.module:function", an http(s) URL or a command list;
+        `fields` are the admin API's (batch_size=10, batching_window_seconds=0,
+        report_batch_item_failures=False, maximum_concurrency=None, filters=[],
+        enabled=True, timeout_seconds=3). Returns the mapping, with its "id".
+        Raises ValueError (MappingError) naming a bad field, LookupError for no queue."""
+        name = queue.rstrip("/").rsplit("/", 1)[-1]
+        account = queue.rstrip("/").rsplit("/", 2)[-2] if "://" in queue else self.account_id
+        try:
+            found = self.broker.get_queue(account, self.region, name)
+        except SqsError:
+            raise LookupError(f"no queue {queue}") from None
+        return self._mapping(self.app.event_sources.create(found, {"target": handler, **fields}))
+
+    def event_sources(self) -> list[dict]:
+        """Every mapping, with its counters (invocations, records, failures, ...)."""
+        return [self._mapping(mapping) for mapping in self.app.event_sources.all()]
+
+    def _mapping(self, mapping) -> dict:
+        return {"queue": f"{self.endpoint_url}/{mapping.queue.account}/{mapping.queue.name}", **mapping.describe()}
+
+    def delete_event_source(self, mapping_id: str) -> None:
+        self.app.event_sources.delete(mapping_id)
+
+    def wait_for_event_source(self, mapping_id: str, predicate: Callable[[dict], bool], timeout: float = 5.0) -> dict:
+        """The mapping's counters once predicate(counters) holds, e.g.
+        ``lambda c: c["invocations"] >= 2``; TimeoutError after `timeout` real seconds.
+        Its poller and invocations run on threads of their own."""
+        deadline = time.monotonic() + timeout
+        while True:
+            counters = self.app.event_sources.get(mapping_id).stats.as_dict()
+            if predicate(counters):
+                return counters
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"event source {mapping_id}: no match after {timeout:g} s: {counters}")
             time.sleep(POLL_INTERVAL)
 
     def client(self, region: str | None = None):

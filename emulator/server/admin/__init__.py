@@ -10,6 +10,8 @@
     PUT    /_emulator/faults           {"queue": ..., "duplicate_delivery": p, "lost_delete": p,
                                         "delayed_visibility_seconds": s, "seed": n}
     DELETE /_emulator/faults           [?queue=]: clear one queue's policy, or every one
+    GET    /_emulator/event-sources    event source mappings (POST one; GET, PATCH, DELETE .../<id>):
+                                        see emulator/server/admin/event_sources.py
     GET    /_emulator/metrics          Prometheus text format
     GET    /_emulator/ui               the dashboard (static files from emulator/server/admin/static/)
     GET    /_emulator/                 redirects to the dashboard (so does a browser's GET /, see ui.py)
@@ -23,13 +25,15 @@ import logging
 
 from werkzeug.wrappers import Request, Response
 
-from emulator.server.admin import routes, ui
+from emulator.server.admin import event_sources, routes, ui
 from emulator.server.admin.routes import AdminError
 
 PREFIX = "/_emulator/"
 MOTO_RESET = "/moto-api/reset"  # moto's server-mode reset, so suites written for it run unchanged
 
 log = logging.getLogger(__name__)
+
+ROUTES = {**routes.ROUTES, **event_sources.ROUTES}  # "<prefix>/*" matches "<prefix>/<id>"
 
 
 def claims(path: str) -> bool:
@@ -43,7 +47,7 @@ def handle(request: Request, app) -> Response:
             return ui.redirect()
         if route == "ui" or route.startswith("ui/"):
             return ui.serve(request, route[len("ui") :].lstrip("/"))
-        methods = routes.ROUTES.get(route)
+        methods = ROUTES.get(route) or ROUTES.get(f"{route.rpartition('/')[0]}/*")
         if methods is None:
             raise AdminError(404, f"no admin route {request.path}")
         handler = methods.get(request.method)

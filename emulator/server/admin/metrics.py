@@ -16,6 +16,8 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from werkzeug.wrappers import Response
 
+from emulator.events.poller import COUNTERS
+
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20)
 QUEUE_LABELS = ["queue", "account", "region"]
 
@@ -25,7 +27,7 @@ disable_created_metrics()  # the *_created series only say when the server start
 class Metrics:
     """One registry per app, so several servers in one process (the pytest plugin) keep apart."""
 
-    def __init__(self, broker):
+    def __init__(self, broker, event_sources=None):
         self.registry = CollectorRegistry(auto_describe=False)
         self._requests = Counter(
             "sqs_requests",
@@ -41,6 +43,8 @@ class Metrics:
             registry=self.registry,
         )
         self.registry.register(_Queues(broker))
+        if event_sources is not None:
+            self.registry.register(_EventSources(event_sources))
         self._children: dict[tuple[str, str], tuple] = {}
 
     def observe(self, operation: str, outcome: str, seconds: float) -> None:
@@ -53,7 +57,7 @@ class Metrics:
 
 
 class _Queues:
-    def __init__(self, broker):
+    def __init__(self, broker, event_sources=None):
         self._broker = broker
 
     def collect(self):
@@ -78,6 +82,33 @@ class _Queues:
                 events.add_metric([*labels, event], total)
         yield depth
         yield events
+
+
+class _EventSources:
+    """Each event source mapping's counters (emulator/events/poller.py), read at scrape time."""
+
+    def __init__(self, event_sources):
+        self._event_sources = event_sources
+
+    def collect(self):
+        events = CounterMetricFamily(
+            "sqs_event_source_events",
+            "What an event source mapping did since it was created",
+            labels=["mapping", *QUEUE_LABELS, "event"],
+        )
+        in_flight = GaugeMetricFamily(
+            "sqs_event_source_invocations_in_flight",
+            "Invocations of an event source mapping's target running now",
+            labels=["mapping", *QUEUE_LABELS],
+        )
+        for mapping in self._event_sources.all():
+            labels = [mapping.id, mapping.queue.name, mapping.queue.account, mapping.queue.region]
+            counters = mapping.stats.as_dict()
+            for event in COUNTERS:
+                events.add_metric([*labels, event], counters[event])
+            in_flight.add_metric(labels, counters["in_flight"])
+        yield events
+        yield in_flight
 
 
 def response(app) -> Response:

@@ -117,6 +117,7 @@ def health(request, app) -> dict:
 
 
 def reset(request, app) -> dict:
+    app.event_sources.clear()
     app.broker.reset()
     return {"reset": True}
 
@@ -125,7 +126,7 @@ def queues(request, app) -> dict:
     ctx = _context(request, app)
     return {
         "queues": [
-            views.queue(ctx, queue)
+            {**views.queue(ctx, queue), "event_sources": views.event_sources(app.event_sources.on_queue(queue))}
             for queue in sorted(app.broker.all_queues(), key=lambda q: (q.account, q.region, q.name))
         ]
     }

@@ -38,3 +38,11 @@ def message(snapshot: dict) -> dict:
 
 def faults(ctx, queue) -> dict:
     return {"queue": ctx.queue_url(queue), "faults": queue.faults.as_dict() if queue.faults else None}
+
+
+def event_sources(mappings) -> list[dict]:
+    """The mappings that poll a queue, with their counters, for the queue's view."""
+    return [
+        {"id": m.id, "target": m.spec.target.describe(), "state": m.state, "counters": m.stats.as_dict()}
+        for m in mappings
+    ]

@@ -1,0 +1,354 @@
+"""Event source mappings in a server process: made through the admin API and the
+config file, invoking an HTTP endpoint (the Lambda runtime interface emulator's
+invoke path, served here by a small HTTP server running a Powertools handler), a
+command and a module's function. Messages are sent with boto3; time moves on the
+manual clock; a background thread's work is awaited with a short deadline.
+
+AWS's rules are those of tests/events/test_event_sources.py (Lambda Developer
+Guide, "Using Lambda with Amazon SQS" and its pages); the admin API and the config
+file are the emulator's own.
+"""
+
+import json
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.parser.models import SqsModel
+from prometheus_client.parser import text_string_to_metric_families
+
+from compat_tests.conftest import TARGET
+from compat_tests.helpers import counts, sqs_client
+from compat_tests.persistence import refused_start
+from compat_tests.servers import start_emulator
+
+pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="event source mappings are the emulator's own")
+
+INVOKE_PATH = "/2015-03-31/functions/function/invocations"
+REAL_WAIT = 10.0  # seconds a poller in the server process gets to act
+
+
+def call(endpoint, method, path, body=None, raw=None, headers=None):
+    """(status, parsed JSON) of an admin request."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(
+        endpoint + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        assert error.headers.get_content_type() == "application/json"
+        return error.code, json.loads(error.read())
+
+
+def wait_for(endpoint, mapping_id, predicate, timeout=REAL_WAIT) -> dict:
+    """The mapping once predicate(its counters) holds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status, mapping = call(endpoint, "GET", f"/_emulator/event-sources/{mapping_id}")
+        assert status == 200, mapping
+        if predicate(mapping["counters"]):
+            return mapping
+        assert time.monotonic() < deadline, f"no match after {timeout} s: {mapping}"
+        time.sleep(0.02)
+
+
+class InvokeServer:
+    """POST /2015-03-31/functions/function/invocations as the runtime interface emulator
+    serves it: the event in, 200 and the handler's result out; a handler's exception is
+    200 with Lambda's error object (aws-lambda-runtime-interface-emulator issue 20)."""
+
+    def __init__(self, handler):
+        self.events: list[dict] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if self.path != INVOKE_PATH:
+                    self.send_error(404)
+                    return
+                outer.events.append(event)
+                try:
+                    result = handler(event, None)
+                except Exception as error:
+                    result = {"errorType": type(error).__name__, "errorMessage": str(error)}
+                body = json.dumps(result).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._http.server_port}{INVOKE_PATH}"
+        threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True).start()
+
+    def close(self):
+        self._http.shutdown()
+        self._http.server_close()
+
+
+@pytest.fixture
+def mappings(endpoint):
+    """create(body) -> the new mapping; every mapping made is deleted after the test."""
+    made = []
+
+    def create(body):
+        status, mapping = call(endpoint, "POST", "/_emulator/event-sources", body)
+        assert status == 201, mapping
+        made.append(mapping["id"])
+        return mapping
+
+    yield create
+    for mapping_id in made:
+        call(endpoint, "DELETE", f"/_emulator/event-sources/{mapping_id}")
+
+
+@pytest.fixture
+def invoke_server():
+    started = []
+
+    def start(handler):
+        server = InvokeServer(handler)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.close()
+
+
+def powertools_handler(record_handler):
+    processor = BatchProcessor(event_type=EventType.SQS)
+
+    def handler(event, context):
+        SqsModel.model_validate(event)  # Powertools' model of Lambda's SQS event
+        return process_partial_response(event=event, record_handler=record_handler, processor=processor)
+
+    return handler
+
+
+def test_an_http_target_made_through_the_admin_api_gets_partial_batches(
+    endpoint, sqs, queue_factory, mappings, invoke_server
+):
+    url = queue_factory(attributes={"VisibilityTimeout": 60})
+    for body in ("ok-1", "bad-1", "ok-2"):
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+
+    def record_handler(record):
+        if record.body.startswith("bad"):
+            raise ValueError(record.body)
+
+    function = invoke_server(powertools_handler(record_handler))
+    mapping = mappings({"queue": url, "target": function.url, "report_batch_item_failures": True})
+    assert mapping["queue"] == url and mapping["target"] == function.url
+    assert (mapping["batch_size"], mapping["batching_window_seconds"], mapping["enabled"]) == (10, 0, True)
+    assert mapping["state"] == "enabled"
+    done = wait_for(endpoint, mapping["id"], lambda c: c["invocations"] == 1 and not c["in_flight"])
+    assert done["counters"]["deleted"] == 2 and done["counters"]["items_reported_failed"] == 1
+    assert [r["body"] for r in function.events[0]["Records"]] == ["ok-1", "bad-1", "ok-2"]
+    assert counts(sqs, url) == (0, 1, 0)
+
+    status, listed = call(endpoint, "GET", "/_emulator/event-sources")
+    assert status == 200 and mapping["id"] in [m["id"] for m in listed["event_sources"]]
+    _, queues = call(endpoint, "GET", "/_emulator/queues")
+    (shown,) = [q for q in queues["queues"] if q["url"] == url]
+    (source,) = shown["event_sources"]
+    assert source["id"] == mapping["id"] and source["counters"]["items_reported_failed"] == 1
+
+    with urllib.request.urlopen(endpoint + "/_emulator/metrics", timeout=10) as response:
+        families = {f.name: f for f in text_string_to_metric_families(response.read().decode())}
+    samples = {
+        s.labels["event"]: s.value
+        for s in families["sqs_event_source_events"].samples
+        if s.labels["mapping"] == mapping["id"] and s.name.endswith("_total")
+    }
+    assert samples["invocations"] == 1 and samples["deleted"] == 2 and samples["items_reported_failed"] == 1
+
+    status, deleted = call(endpoint, "DELETE", f"/_emulator/event-sources/{mapping['id']}")
+    assert status == 200 and deleted["deleted"] is True
+    assert call(endpoint, "GET", f"/_emulator/event-sources/{mapping['id']}")[0] == 404
+
+
+def test_a_function_error_from_an_http_target_leaves_the_batch_for_its_visibility_timeout(
+    endpoint, sqs, queue_factory, mappings, invoke_server, advance
+):
+    url = queue_factory(attributes={"VisibilityTimeout": 45})
+    sqs.send_message(QueueUrl=url, MessageBody="flaky")
+    attempts = []
+
+    def handler(event, context):
+        attempts.append(event["Records"][0]["attributes"]["ApproximateReceiveCount"])
+        if len(attempts) == 1:
+            raise RuntimeError("first attempt fails")
+        return None
+
+    function = invoke_server(handler)
+    mapping = mappings({"queue": url, "target": function.url})
+    failed = wait_for(endpoint, mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"])
+    assert "RuntimeError" in failed["counters"]["last_error"]
+    assert counts(sqs, url) == (0, 1, 0)
+    advance(45)
+    done = wait_for(endpoint, mapping["id"], lambda c: c["deleted"] == 1)
+    assert attempts == ["1", "2"] and done["counters"]["retried_records"] == 1
+    assert counts(sqs, url) == (0, 0, 0)
+
+
+COMMAND = """
+import json, sys
+event = json.load(sys.stdin)
+with open(sys.argv[1], "a") as out:
+    for record in event["Records"]:
+        out.write(record["body"] + "\\n")
+failed = [{"itemIdentifier": r["messageId"]} for r in event["Records"] if r["body"].startswith("bad")]
+print(json.dumps({"batchItemFailures": failed}))
+"""
+
+
+def test_a_command_target_reads_the_event_on_stdin_and_answers_on_stdout(
+    endpoint, sqs, queue_factory, mappings, tmp_path
+):
+    url = queue_factory()
+    out = tmp_path / "bodies.txt"
+    for body in ("one", "bad", "two"):
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+    target = [sys.executable, "-c", COMMAND, str(out)]
+    mapping = mappings({"queue": url, "target": target, "report_batch_item_failures": True, "timeout_seconds": 20})
+    assert mapping["target"] == target
+    done = wait_for(endpoint, mapping["id"], lambda c: c["invocations"] >= 1 and not c["in_flight"])
+    assert done["counters"]["deleted"] == 2 and done["counters"]["items_reported_failed"] == 1
+    assert out.read_text().split() == ["one", "bad", "two"]
+
+
+def test_a_module_function_target_runs_in_the_server(endpoint, sqs, queue_factory, mappings, tmp_path):
+    url = queue_factory()
+    out = tmp_path / "module.txt"
+    sqs.send_message(QueueUrl=url, MessageBody=json.dumps({"out": str(out), "text": "hello"}))
+    mapping = mappings({"queue": url, "target": "compat_tests.event_handlers:write_bodies"})
+    wait_for(endpoint, mapping["id"], lambda c: c["deleted"] == 1)
+    assert out.read_text() == "hello\n"
+
+
+def test_patch_disables_enables_and_changes_a_mapping(endpoint, sqs, queue_factory, mappings, invoke_server):
+    url = queue_factory()
+    function = invoke_server(lambda event, context: None)
+    mapping = mappings({"queue": url, "target": function.url, "enabled": False})
+    assert mapping["state"] == "disabled"
+    sqs.send_message(QueueUrl=url, MessageBody="waits")
+    assert counts(sqs, url) == (1, 0, 0)  # nobody polls a disabled mapping
+    status, changed = call(
+        endpoint, "PATCH", f"/_emulator/event-sources/{mapping['id']}", {"enabled": True, "batch_size": 5}
+    )
+    assert status == 200 and changed["state"] == "enabled" and changed["batch_size"] == 5
+    wait_for(endpoint, mapping["id"], lambda c: c["deleted"] == 1)
+    status, refused = call(endpoint, "PATCH", f"/_emulator/event-sources/{mapping['id']}", {"queue": "other"})
+    assert (status, refused["field"]) == (400, "queue")
+    status, refused = call(endpoint, "PATCH", f"/_emulator/event-sources/{mapping['id']}", {"batch_size": 0})
+    assert (status, refused) == (400, {"error": "batch_size: must be from 1 to 10000, not 0", "field": "batch_size"})
+
+
+@pytest.mark.parametrize(
+    "fields, field, error",
+    [
+        ({}, "target", "target: is required"),
+        ({"target": "ftp://nowhere"}, "target", "target: 'ftp://nowhere' is neither an http(s) URL"),
+        ({"target": "http://127.0.0.1:1/x", "batch_size": 0}, "batch_size", "batch_size: must be from 1 to 10000"),
+        ({"target": "http://127.0.0.1:1/x", "batch_size": 11}, "batching_window_seconds", "must be at least 1"),
+        ({"target": "http://127.0.0.1:1/x", "maximum_concurrency": 1}, "maximum_concurrency", "from 2 to 1000"),
+        ({"target": "http://127.0.0.1:1/x", "filters": [{"body": {"a": [{"like": "x"}]}}]}, "filters[0]", "unknown"),
+        ({"target": "http://127.0.0.1:1/x", "timeout_seconds": 31}, "timeout_seconds", "Queue visibility timeout"),
+        ({"target": "http://127.0.0.1:1/x", "colour": "red"}, "colour", "colour: is not a field"),
+    ],
+)
+def test_bad_mapping_input_answers_a_json_400_naming_the_field(endpoint, queue_factory, fields, field, error):
+    url = queue_factory()
+    status, answer = call(endpoint, "POST", "/_emulator/event-sources", {"queue": url, **fields})
+    assert status == 400 and answer["field"] == field and error in answer["error"], answer
+
+
+def test_admin_requests_without_a_queue_or_mapping_are_refused(endpoint):
+    assert call(endpoint, "POST", "/_emulator/event-sources", {"target": "http://127.0.0.1:1/x"})[0] == 400
+    status, answer = call(endpoint, "POST", "/_emulator/event-sources", {"queue": "nowhere", "target": "m:f"})
+    assert (status, answer["error"]) == (404, "no queue nowhere")
+    assert call(endpoint, "POST", "/_emulator/event-sources", raw=b"{not json")[0] == 400
+    for method in ("GET", "PATCH", "DELETE"):
+        status, answer = call(
+            endpoint, method, "/_emulator/event-sources/no-such-id", {} if method == "PATCH" else None
+        )
+        assert (status, answer["error"]) == (404, "no event source mapping no-such-id")
+    assert call(endpoint, "PUT", "/_emulator/event-sources")[0] == 405
+
+
+def test_a_mapping_is_made_only_from_a_json_request_of_this_origin_and_commands_only_from_this_machine(
+    endpoint, queue_factory
+):
+    # A mapping runs code: a web page must not be able to make one (cross-site request forgery,
+    # DNS rebinding). The emulator's own rule; AWS has no such API.
+    url = queue_factory()
+    fields = {"queue": url, "target": "http://127.0.0.1:1/x"}
+    plain = {"Content-Type": "text/plain"}
+    assert call(endpoint, "POST", "/_emulator/event-sources", fields, headers=plain)[0] == 415
+    status, answer = call(endpoint, "POST", "/_emulator/event-sources", fields, headers={"Origin": "http://evil.test"})
+    assert (status, answer["error"]) == (403, "event sources are not made from another origin (http://evil.test)")
+    command = {"queue": url, "target": ["touch", "/tmp/pwned"]}
+    rebound = {"Host": "evil.test:" + endpoint.rsplit(":", 1)[1]}
+    status, answer = call(endpoint, "POST", "/_emulator/event-sources", command, headers=rebound)
+    assert status == 403 and "command and module targets are taken from this machine only" in answer["error"]
+    assert all(m["queue"] != url for m in call(endpoint, "GET", "/_emulator/event-sources")[1]["event_sources"])
+
+
+# -- the config file ------------------------------------------------------------
+
+
+def test_a_config_file_starts_its_event_sources(tmp_path):
+    out = tmp_path / "from-config.txt"
+    config = tmp_path / "events.toml"
+    config.write_text(
+        '[[queues]]\nname = "work"\n\n'
+        "[[event_sources]]\n"
+        'queue = "work"\n'
+        f"target = {json.dumps([sys.executable, '-c', COMMAND, str(out)])}\n"
+        "batch_size = 2\n"
+        "report_batch_item_failures = true\n"
+        "timeout_seconds = 20\n"
+    )
+    server = start_emulator("manual", "events-config", "--config", str(config))
+    try:
+        sqs = sqs_client(server.url)
+        url = sqs.get_queue_url(QueueName="work")["QueueUrl"]
+        for body in ("a", "b", "c"):
+            sqs.send_message(QueueUrl=url, MessageBody=body)
+        _, listed = call(server.url, "GET", "/_emulator/event-sources")
+        (mapping,) = listed["event_sources"]
+        assert (mapping["queue"], mapping["batch_size"], mapping["report_batch_item_failures"]) == (url, 2, True)
+        wait_for(server.url, mapping["id"], lambda c: c["deleted"] == 3)
+        assert sorted(out.read_text().split()) == ["a", "b", "c"]
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    "entry, expected",
+    [
+        ('queue = "work"\ntarget = "http://127.0.0.1:1/x"\nbatch_size = 0\n', "event_sources[0]: batch_size: "),
+        ('queue = "work"\ntarget = "http://127.0.0.1:1/x"\nshape = 1\n', "event_sources[0]: unknown key 'shape'"),
+        ('queue = "nowhere"\ntarget = "http://127.0.0.1:1/x"\n', "event_sources[0]: queue: no queue 'nowhere'"),
+        ('target = "http://127.0.0.1:1/x"\n', "event_sources[0]: queue: an event source needs a queue"),
+        ('queue = "work"\ntarget = "no_such_module_xyz:f"\n', "event_sources[0]: target: cannot import"),
+    ],
+)
+def test_a_bad_event_source_in_the_config_stops_the_start_naming_the_file_and_key(tmp_path, entry, expected):
+    config = tmp_path / "bad-events.toml"
+    config.write_text(f'[[queues]]\nname = "work"\n\n[[event_sources]]\n{entry}')
+    result = refused_start("--config", str(config))
+    assert result.returncode != 0
+    assert f"sqs-emulator: {config}: {expected}" in result.stderr, result.stderr

@@ -1,0 +1,185 @@
+"""What a mapping invokes, and how each kind answers.
+
+    a Python callable       handler(event, context), in-process, or "package.module:function"
+    an http(s) URL          the event POSTed as JSON; the answer's body is the result. The
+                            invoke URL of AWS's Lambda runtime interface emulator,
+                            http://host:port/2015-03-31/functions/function/invocations,
+                            makes any Lambda container image a target
+    a command (a list)      the event on stdin, the result on stdout
+
+An invocation either returns the handler's result (a JSON value) or raises
+InvocationFailed: an exception in the handler, a result that is not JSON, a
+non-2xx answer or one flagged as a function error, a command's non-zero exit, a
+timeout. The runtime interface emulator answers a function's error with status
+200 and Lambda's error object ({"errorType", "errorMessage"}) and a timeout with
+status 200 and plain text (aws-lambda-runtime-interface-emulator issues 20 and
+21), so those count as failures too.
+"""
+
+import importlib
+import json
+import re
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Callable
+from typing import Any, Protocol
+
+FUNCTION_REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+
+
+class InvocationFailed(Exception):
+    """The invocation failed as a whole; the message says how."""
+
+
+class Target(Protocol):
+    name: str  # the function's name in the context and the ARN
+
+    def describe(self) -> Any:
+        """The target as the admin API shows it."""
+
+    def invoke(self, event: dict, context: "LambdaContext") -> Any:
+        """The handler's result, or InvocationFailed."""
+
+
+class LambdaContext:
+    """The parts of Lambda's context object that handlers and their libraries read."""
+
+    memory_limit_in_mb = 128
+    function_version = "$LATEST"
+
+    def __init__(self, function_name: str, function_arn: str, timeout_seconds: float):
+        self.function_name = function_name
+        self.invoked_function_arn = function_arn
+        self.aws_request_id = str(uuid.uuid4())
+        self.log_group_name = f"/aws/lambda/{function_name}"
+        self.log_stream_name = "sqs-emulator"
+        self._deadline = time.monotonic() + timeout_seconds
+        self.timeout_seconds = timeout_seconds
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+def parse(value) -> Target:
+    """A target from a mapping's `target` field; ValueError says what is wrong."""
+    if callable(value):
+        # a function's name, or a callable object's class name
+        return CallableTarget(value, getattr(value, "__qualname__", None) or type(value).__qualname__)
+    if isinstance(value, list):
+        if not value or not all(isinstance(part, str) and part for part in value):
+            raise ValueError("a command is a non-empty list of strings")
+        return CommandTarget(value)
+    if not isinstance(value, str) or not value:
+        raise ValueError("a URL, 'package.module:function' or a command list")
+    if value.startswith(("http://", "https://")):
+        return HttpTarget(value)
+    if FUNCTION_REFERENCE.fullmatch(value):
+        return CallableTarget(_import(value), value, reference=value)
+    raise ValueError(f"{value!r} is neither an http(s) URL nor 'package.module:function'")
+
+
+def _import(reference: str) -> Callable:
+    module_name, _, attribute = reference.partition(":")
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            found = getattr(found, part)
+    except Exception as error:  # an import runs the module's code: anything may go wrong
+        raise ValueError(f"cannot import {reference}: {type(error).__name__}: {error}") from None
+    if not callable(found):
+        raise ValueError(f"{reference} is not callable")
+    return found
+
+
+def _json_result(text: str | bytes, source: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        shown = text[:200] if isinstance(text, str) else text[:200].decode(errors="replace")
+        raise InvocationFailed(f"{source} is not JSON: {shown!r}") from None
+
+
+def _error_object(result: Any) -> bool:
+    """Lambda's shape of a function error, as a runtime answers it."""
+    return isinstance(result, dict) and {"errorType", "errorMessage"} <= result.keys()
+
+
+class CallableTarget:
+    def __init__(self, function: Callable, name: str, reference: str | None = None):
+        self._function = function
+        self.name = name
+        self._reference = reference
+
+    def describe(self) -> Any:
+        return self._reference or f"<in-process {self.name}>"
+
+    def invoke(self, event: dict, context: LambdaContext) -> Any:
+        try:
+            result = self._function(event, context)
+        except Exception as error:
+            raise InvocationFailed(f"{type(error).__name__}: {error}") from error
+        try:  # Lambda serializes the result: one that is not JSON fails the invocation
+            return json.loads(json.dumps(result))
+        except (TypeError, ValueError) as error:
+            raise InvocationFailed(f"the result is not JSON-serializable: {error}") from None
+
+
+class HttpTarget:
+    def __init__(self, url: str):
+        self.url = url
+        self.name = url
+
+    def describe(self) -> Any:
+        return self.url
+
+    def invoke(self, event: dict, context: LambdaContext) -> Any:
+        request = urllib.request.Request(
+            self.url,
+            data=json.dumps(event).encode(),
+            headers={"Content-Type": "application/json", "X-Amz-Request-Id": context.aws_request_id},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=context.timeout_seconds) as answer:
+                body = answer.read()
+                function_error = answer.headers.get("X-Amz-Function-Error")
+        except urllib.error.HTTPError as error:
+            raise InvocationFailed(f"HTTP {error.code} from {self.url}") from None
+        except (OSError, urllib.error.URLError) as error:  # refused, reset, timed out
+            raise InvocationFailed(f"{self.url}: {error}") from None
+        result = _json_result(body, f"the answer of {self.url}")
+        if function_error or _error_object(result):
+            raise InvocationFailed(f"function error: {json.dumps(result)[:300]}")
+        return result
+
+
+class CommandTarget:
+    def __init__(self, argv: list[str]):
+        self.argv = list(argv)
+        self.name = argv[0].rsplit("/", 1)[-1]
+
+    def describe(self) -> Any:
+        return list(self.argv)
+
+    def invoke(self, event: dict, context: LambdaContext) -> Any:
+        try:
+            done = subprocess.run(
+                self.argv,
+                input=json.dumps(event),
+                capture_output=True,
+                text=True,
+                timeout=context.timeout_seconds,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise InvocationFailed(f"Task timed out after {context.timeout_seconds} seconds") from None
+        except OSError as error:
+            raise InvocationFailed(f"cannot run {self.argv[0]}: {error}") from None
+        if done.returncode != 0:
+            raise InvocationFailed(f"exit status {done.returncode}: {done.stderr.strip()[-300:]}")
+        if not done.stdout.strip():
+            return None  # printed nothing: the handler returned nothing
+        return _json_result(done.stdout, "the command's output")
