@@ -13,6 +13,13 @@ same account and region); a queue of the file is created after the queue it
 names. A queue that exists already (kept by --data-dir) is left as it is; where
 its attributes differ from the file's, a warning says so. `faults = {...}` sets
 the queue's fault policy, with the fields of PUT /_emulator/faults.
+
+A `[server]` table gives options by the command line's names (server/options.py),
+below flags and the environment:
+
+    [server]
+    clock = "manual"
+    purge_cooldown = 0
 """
 
 import json
@@ -89,8 +96,7 @@ class _Entry:
         raise ConfigError(f"{self.where}: attributes.{name} must be a string or a number")
 
 
-def load(path: str, account: str, region: str) -> list[_Entry]:
-    """The file's queues in the order they can be created (dead-letter targets first)."""
+def _read(path: str) -> dict:
     try:
         with open(path, "rb") as file:
             document = tomllib.load(file)
@@ -98,9 +104,23 @@ def load(path: str, account: str, region: str) -> list[_Entry]:
         raise ConfigError(f"{path}: cannot read it: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    unknown = sorted(document.keys() - {"queues"})
+    unknown = sorted(document.keys() - {"queues", "server"})
     if unknown:
-        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: queues)")
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: queues, server)")
+    return document
+
+
+def server_table(path: str) -> dict:
+    """The file's [server] table of options, as written (options.from_table reads it)."""
+    server = _read(path).get("server", {})
+    if not isinstance(server, dict):
+        raise ConfigError(f"{path}: server must be a table, written [server]")
+    return server
+
+
+def load(path: str, account: str, region: str) -> list[_Entry]:
+    """The file's queues in the order they can be created (dead-letter targets first)."""
+    document = _read(path)
     queues = document.get("queues", [])
     if not isinstance(queues, list):
         raise ConfigError(f"{path}: queues must be an array of tables, written [[queues]]")
