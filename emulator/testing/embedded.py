@@ -91,8 +91,13 @@ class EmulatorServer:
         return self.admin.advance(seconds)
 
     def reset(self) -> None:
-        """Delete every queue and all state (the clock keeps its time)."""
+        """Delete every queue and all state (the clock keeps its time), then create the
+        config file's queues again: each test starts from the file."""
         self.admin.reset()
+        if self.options.config:
+            from emulator.server import config
+
+            config.apply(self.options.config, self.broker, self.account_id, self.region)
 
     def queues(self) -> list[dict]:
         return self.admin.queues()

@@ -88,6 +88,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _ini_options(config)  # a bad value stops the run at once, in one line
     config.addinivalue_line(
         "markers",
         "sqs_emulator(**options): run the test on an emulator of its own, started with these serve() "
@@ -105,13 +106,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _ini_options(config: pytest.Config) -> dict:
-    from emulator.server.options import BY_NAME, parse
+    if not any(config.getini(f"sqs_emulator_{name}") for name in OPTIONS):
+        return {}  # nothing of the server imported
+    from emulator.server.options import BY_NAME, OptionError, parse
 
     values = {}
     for name in OPTIONS:
         raw = config.getini(f"sqs_emulator_{name}")
-        if raw:
-            values[name] = parse(BY_NAME[name], raw, f"ini option sqs_emulator_{name}")
+        try:
+            if raw:
+                values[name] = parse(BY_NAME[name], raw, f"ini option sqs_emulator_{name}")
+        except OptionError as error:
+            raise pytest.UsageError(f"sqs_emulator: {error}") from None
     if "config" in values:
         values["config"] = str((config.inipath.parent if config.inipath else config.rootpath) / values["config"])
     return values
