@@ -161,7 +161,8 @@ def sqs_emulator(request, monkeypatch):
             raise pytest.UsageError(f"sqs_emulator marker: takes keywords {', '.join(OPTIONS)}, not {unknown[0]!r}")
         if "config" in keywords:
             keywords["config"] = str(Path(request.node.path).parent / keywords["config"])
-        server = _serve({**_ini_options(request.config), **keywords})
+        # A free port unless the marker names one: the session's emulator may hold the ini's.
+        server = _serve({**_ini_options(request.config), "port": 0, **keywords})
         request.addfinalizer(server.stop)
     for name in UNSET:
         monkeypatch.delenv(name, raising=False)

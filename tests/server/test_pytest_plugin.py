@@ -320,14 +320,14 @@ MARKED = """
 import pytest
 
 
+def test_unmarked_uses_the_sessions(sqs_emulator):
+    assert sqs_emulator.clock == "manual" and sqs_emulator.queues() == []
+
+
 @pytest.mark.sqs_emulator(clock="real", config="queues.toml", long_poll_cap=0.1)
 def test_marked(sqs_emulator, sqs_client):
     assert sqs_emulator.clock == "real" and sqs_emulator.options.long_poll_cap == 0.1
     assert sqs_client.get_queue_url(QueueName="marked")["QueueUrl"].startswith(sqs_emulator.endpoint_url)
-
-
-def test_unmarked_uses_the_sessions(sqs_emulator):
-    assert sqs_emulator.clock == "manual" and sqs_emulator.queues() == []
 """
 
 
@@ -335,7 +335,8 @@ def test_a_marked_test_gets_an_emulator_of_its_own(plugin_run, pytester):
     pytester.mkdir("sub")
     (pytester.path / "sub" / "queues.toml").write_text('[[queues]]\nname = "marked"\n')
     (pytester.path / "sub" / "test_marked.py").write_text(MARKED)
-    plugin_run("").assert_outcomes(passed=2)
+    # The ini's fixed port is the session's; the marked test's emulator takes a free one.
+    plugin_run(f"sqs_emulator_port = {free_port()}").assert_outcomes(passed=2)
 
 
 def test_a_bad_ini_value_or_marker_keyword_is_one_line(plugin_run):
