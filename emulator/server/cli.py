@@ -68,8 +68,10 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
         in_file = options.from_table(config.server_table(path), f"{path}: [server]") if path else {}
         values = {**in_file, **env, **flags}
         chosen = Options(**values)
-    except (OptionError, config.ConfigError) as error:
+    except OptionError as error:
         parser.error(str(error))
+    except config.ConfigError as error:  # the file itself: as when its queues are applied
+        sys.exit(f"sqs-emulator: {error}")
     if chosen.data_dir is None and values.keys() & {"sync", "sync_interval_ms"}:
         print("sqs-emulator: warning: --sync and --sync-interval-ms apply only with --data-dir", file=sys.stderr)
     return argparse.Namespace(options=chosen)

@@ -108,7 +108,6 @@ def test_precedence_is_flag_then_environment_then_file_then_default(tmp_path):
         ("[server]\nhost = 5\n", "[server] host must be a string, not 5"),
         ("[server]\nport = 9324.5\n", "[server] port must be a whole number from 0 to 65535, not 9324.5"),
         ("[server]\nauto_create = 1.0\n", "[server] auto_create must be true or false"),
-        ('server = "x"\n', "server must be a table, written [server]"),
     ],
 )
 def test_the_config_files_server_table_is_checked_naming_file_and_key(text, error, tmp_path, capsys):
@@ -118,6 +117,15 @@ def test_the_config_files_server_table_is_checked_naming_file_and_key(text, erro
         cli.parse_args(["--config", str(path)], {})
     assert exited.value.code == 2
     assert capsys.readouterr().err.startswith(f"sqs-emulator: error: {path}: {error}")
+
+
+def test_a_file_that_is_not_a_config_stops_the_start_as_before(tmp_path):
+    # As when its queues are applied (compat_tests/test_config.py): exit code 1, the file named.
+    path = tmp_path / "emulator.toml"
+    path.write_text('server = "x"\n')
+    with pytest.raises(SystemExit) as exited:
+        cli.parse_args(["--config", str(path)], {})
+    assert exited.value.code == f"sqs-emulator: {path}: server must be a table, written [server]"
 
 
 def test_the_file_takes_the_flags_spelling_of_a_key_too(tmp_path):
