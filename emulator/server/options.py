@@ -170,7 +170,7 @@ class Option:
 
 
 TABLE = (
-    Option("host", Text("ADDRESS"), "the address to listen on; other machines and containers reach only a public one"),
+    Option("host", Text("ADDRESS"), "the address to listen on; the loopback default admits this machine only"),
     Option("port", Integer(0, 65535, "PORT"), "the TCP port to listen on; 0 picks a free one"),
     Option(
         "account_id",
@@ -199,7 +199,11 @@ TABLE = (
         Text("DIR", bool, "must name a directory"),
         "keep everything in this directory, back on the next start; without it, all is in memory",
     ),
-    Option("sync", Choice(SYNC_MODES), "with --data-dir: write before each reply (always), in batches, or off"),
+    Option(
+        "sync",
+        Choice(SYNC_MODES),
+        "with --data-dir: reply after the disk has it (always), or at once with changes committed every --sync-interval-ms, fsynced (interval) or not (off)",
+    ),
     Option(
         "sync_interval_ms",
         Integer(1, MAX_SYNC_INTERVAL_MS),
