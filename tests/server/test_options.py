@@ -147,7 +147,8 @@ def test_sync_without_a_data_dir_is_warned_about(capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_help_gives_each_options_sentence_env_and_default(capsys):
+def test_help_gives_each_options_sentence_env_and_default(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")  # argparse wraps to the terminal, breaking words at hyphens
     with pytest.raises(SystemExit):
         cli.parse_args(["--help"], {})
     text = " ".join(capsys.readouterr().out.split())
