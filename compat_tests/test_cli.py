@@ -5,6 +5,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -114,17 +115,87 @@ def test_the_banner_names_the_dashboard():
         assert _stop(proc, signal.SIGTERM) == 0
 
 
-@pytest.mark.parametrize(
-    "option,value,message",
-    [
-        ("--account-id", "12", "--account-id must be 12 digits"),
-        ("--hostname", "sqs:port", "--hostname must be a host name, optionally with :port"),
-    ],
-)
-def test_bad_options_are_refused(option, value, message):
-    proc = _start({}, option, value)
+# One bad value per option, refused by the process alike from each source (emulator/server/options.py).
+BAD = {
+    "port": ("-1", "must be from 0 to 65535, not -1"),
+    "account_id": ("12", "must be 12 digits, not '12'"),
+    "hostname": ("sqs:port", "must be a host name, optionally with :port, not 'sqs:port'"),
+    "log_level": ("verbose", "must be one of debug, info, warning, error, not 'verbose'"),
+    "clock": ("sundial", "must be one of real, manual, not 'sundial'"),
+    "purge_cooldown": ("-1", "must be 0 or more seconds, not -1"),
+    "recreate_cooldown": ("soon", "must be a number of seconds, not 'soon'"),
+    "cooldowns": ("none", "must be one of aws, off, not 'none'"),
+    "receipts": ("lenient", "must be one of aws, strict, not 'lenient'"),
+    "data_dir": ("", "must name a directory, not ''"),
+    "sync": ("never", "must be one of always, interval, off, not 'never'"),
+    "sync_interval_ms": ("0", "must be from 1 to 60000, not 0"),
+    "config": ("", "must name a file, not ''"),
+    "auto_create": ("maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
+    "long_poll_cap": ("-0.5", "must be 0 or more seconds, not -0.5"),
+}
+REFUSALS = [
+    (name, source) for name in BAD for source in ("flag", "env", "config") if (name, source) != ("config", "config")
+]
+
+
+@pytest.mark.parametrize("name,source", REFUSALS, ids=[f"{n}-{s}" for n, s in REFUSALS])
+def test_a_bad_value_from_any_source_is_one_line_and_exit_2(name, source, tmp_path):
+    value, problem = BAD[name]
+    flag, env = "--" + name.replace("_", "-"), "SQS_EMULATOR_" + name.upper()
+    if source == "flag":
+        proc, where = _start({}, f"{flag}={value}"), flag
+    elif source == "env":
+        proc, where = _start({env: value}), env
+    else:
+        path = tmp_path / "emulator.toml"
+        path.write_text(f"[server]\n{name} = {json.dumps(value)}\n")
+        proc, where = _start({}, "--config", str(path)), f"{path}: [server] {name}"
     assert proc.wait(timeout=10) == 2
-    assert message in proc.stdout.read()
+    assert proc.stdout.read() == f"sqs-emulator: error: {where} {problem}\n"  # one line, no traceback
+
+
+def test_environment_values_are_read_as_flags_are():
+    # SQS_EMULATOR_CLOCK=MANUAL once ran the real clock; SQS_EMULATOR_AUTO_CREATE=on was silently off.
+    port = free_port()
+    proc = _start({"SQS_EMULATOR_PORT": str(port), "SQS_EMULATOR_CLOCK": "MANUAL", "SQS_EMULATOR_AUTO_CREATE": "on"})
+    try:
+        assert "manual clock" in _banner(proc)[0]
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("POST", "/_emulator/clock/advance", body=json.dumps({"seconds": 5}))
+        response = conn.getresponse()
+        assert response.status == 200, response.read()  # a real clock refuses (409)
+        response.read()
+        conn.request(
+            "POST",
+            "/000000000000/made-on-use",
+            body="Action=SendMessage&MessageBody=hi",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        response = conn.getresponse()
+        assert response.status == 200, response.read()  # auto-created
+        conn.close()
+    finally:
+        assert _stop(proc, signal.SIGTERM) == 0
+
+
+def test_a_taken_port_is_named_in_one_line():
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        proc = _start({}, "--port", str(port))
+        assert proc.wait(timeout=10) == 1
+        assert (
+            proc.stdout.read() == f"sqs-emulator: --port {port}: address already in use (--port 0 picks a free port)\n"
+        )
+
+
+def test_version_and_the_sync_warning():
+    proc = _start({}, "--version")
+    assert proc.wait(timeout=10) == 0 and proc.stdout.read().startswith("sqs-emulator 0.")
+    proc = _start({}, "--port", "0", "--sync", "always")
+    try:
+        assert "warning: --sync and --sync-interval-ms apply only with --data-dir" in proc.stdout.readline()
+    finally:
+        _stop(proc, signal.SIGTERM)
 
 
 def test_binds_loopback_by_default():

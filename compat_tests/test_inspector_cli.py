@@ -3,6 +3,7 @@ against a running emulator; tables, and one line with exit code 1 for errors."""
 
 import functools
 import http.server
+import json
 import os
 import re
 import subprocess
@@ -221,3 +222,56 @@ def test_advance_on_a_real_clock_is_refused():
     assert result.stderr.strip() == (
         "sqs-emulator advance: the server runs on the real clock; start it with --clock manual (HTTP 409)"
     )
+
+
+def test_the_endpoint_is_the_flag_else_the_sdk_variable_else_the_servers_port(endpoint, queue_factory):
+    name = unique_name("insp")
+    queue_factory(name)
+    port = endpoint.rsplit(":", 1)[1]
+    unreachable = f"http://127.0.0.1:{free_port()}"
+    # SQS_EMULATOR_PORT, the variable the server itself reads, when nothing else names the endpoint.
+    assert rows(inspector("queues", env={"SQS_EMULATOR_PORT": port}).stdout, name)
+    # AWS_ENDPOINT_URL_SQS over SQS_EMULATOR_PORT; --endpoint over both.
+    both = {"AWS_ENDPOINT_URL_SQS": endpoint, "SQS_EMULATOR_PORT": unreachable.rsplit(":", 1)[1]}
+    assert rows(inspector("queues", env=both).stdout, name)
+    flag = inspector("queues", "--endpoint", unreachable, env={"AWS_ENDPOINT_URL_SQS": endpoint})
+    assert flag.returncode == 1 and f"cannot reach the emulator at {unreachable}" in flag.stderr
+    bad = inspector("queues", env={"SQS_EMULATOR_PORT": "70000"})
+    assert bad.returncode == 2
+    assert bad.stderr.splitlines()[-1].endswith("SQS_EMULATOR_PORT must be a port from 1 to 65535, not '70000'")
+
+
+def test_json_for_every_command(own_server):
+    sqs = sqs_client(own_server.url)
+    url = sqs.create_queue(QueueName="j")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="b")
+    at = own_server.url
+    queues = json.loads(inspector("queues", "--json", "--endpoint", at).stdout)
+    assert [(q["name"], q["visible"]) for q in queues] == [("j", 1)]
+    messages = json.loads(inspector("peek", "j", "--json", "--endpoint", at).stdout)
+    assert [(m["body"], m["state"]) for m in messages] == [("b", "visible")]
+    advanced = json.loads(inspector("advance", "5", "--json", "--endpoint", at).stdout)
+    assert advanced["advanced"] == 5 and isinstance(advanced["now"], float)
+    assert json.loads(inspector("reset", "--json", "--endpoint", at).stdout) == {"reset": True, "endpoint": at}
+    assert json.loads(inspector("queues", "--json", "--endpoint", at).stdout) == []
+
+
+def test_a_pipe_closed_early_ends_quietly(own_server):
+    sqs = sqs_client(own_server.url)
+    url = sqs.create_queue(QueueName="many")["QueueUrl"]
+    for _ in range(30):
+        sqs.send_message_batch(QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": "m" * 200} for i in range(10)])
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("SQS_EMULATOR_", "AWS_ENDPOINT_URL"))}
+    # As `sqs-emulator peek many --json | head -1`: the reader closes after one line.
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "emulator", "peek", "many", "--limit", "300", "--json", "--endpoint", own_server.url],
+        cwd=REPO_ROOT,
+        env=environ,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.stdout.readline() == b"[\n"
+    proc.stdout.close()
+    assert proc.wait(timeout=30) == 1
+    assert proc.stderr.read() == b""  # no BrokenPipeError traceback

@@ -7,7 +7,12 @@ before the test acts; nothing waits for a visibility timeout or a delay.
 import threading
 import time
 
-from compat_tests.helpers import receive
+import boto3
+import pytest
+
+from compat_tests.conftest import TARGET
+from compat_tests.helpers import receive, unique_name
+from compat_tests.servers import start_emulator
 
 SETTLE = 0.75  # real seconds for a receive thread to reach the server
 # Real seconds a woken poll may take to come back: only a hang takes this long, and it is
@@ -121,3 +126,43 @@ def test_one_send_wakes_exactly_one_of_two_pollers(make_client, sqs, queue):
     sqs.send_message(QueueUrl=queue, MessageBody="second")
     other = b if done[0] is a else a
     assert [m["Body"] for m in other.join()] == ["second"]
+
+
+# On the manual clock a poll also ends after its WaitTimeSeconds of real time, as
+# on AWS, so a consumer's empty poll never runs into the SDK's read timeout (issue 19).
+
+
+def default_client(endpoint):
+    """boto3 as an application makes it: botocore's default timeouts and retries."""
+    return boto3.session.Session().client(
+        "sqs", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="t", aws_secret_access_key="t"
+    )
+
+
+def test_an_empty_long_poll_ends_after_its_wait_time_in_real_time(endpoint, queue):
+    sqs = default_client(endpoint)
+    started = time.monotonic()
+    assert receive(sqs, queue, WaitTimeSeconds=1) == []
+    assert 0.9 <= time.monotonic() - started < 3
+
+
+@pytest.fixture(scope="module")
+def capped():
+    """An emulator whose empty long polls end after 0.1 real seconds (--long-poll-cap)."""
+    if TARGET != "emulator":
+        pytest.skip("--long-poll-cap is the emulator's own option")
+    server = start_emulator("manual", "capped", "--long-poll-cap", "0.1")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def test_a_long_poll_cap_ends_an_empty_20_second_poll_at_once(capped):
+    sqs = default_client(capped)
+    url = sqs.create_queue(QueueName=unique_name("cap"))["QueueUrl"]
+    started = time.monotonic()
+    assert receive(sqs, url, WaitTimeSeconds=20) == []
+    assert time.monotonic() - started < 1
+    sqs.send_message(QueueUrl=url, MessageBody="there")
+    assert [m["Body"] for m in receive(sqs, url, WaitTimeSeconds=20)] == ["there"]

@@ -4,6 +4,12 @@ RealClock is the default. ManualClock only moves when told (advance), so tests
 and users can expire a 30-second visibility timeout instantly. Clock is what
 the engine asks of either; only ManualClock can be told to move (advance,
 on_advance), so code that needs that checks for a ManualClock.
+
+A long poll waits through wait_for(), the one place where real time bounds a
+wait: on the manual clock a wait still ends after its length in real seconds
+(no client's read timeout is shorter than SQS's 20 s), and `wait_cap`, when
+set, ends every wait after that many real seconds (a test suite's empty polls
+return at once instead of after 20 s).
 """
 
 import threading
@@ -18,37 +24,50 @@ class Clock(Protocol):
     def now(self) -> float:
         """Epoch seconds."""
 
-    def wait(self, condition: threading.Condition, deadline: float) -> None:
-        """Block on `condition` (held by the caller) until notified or, at the latest, `deadline`."""
+    def wait_for(self, condition: threading.Condition, done: Callable[[], bool], seconds: float) -> None:
+        """Block on `condition` (held by the caller) until done(), re-checked on each
+        notify, or until `seconds` have passed on this clock or in real time."""
+
+
+def _wait_for(condition: threading.Condition, done: Callable[[], bool], seconds: float, expired: Callable[[], bool]):
+    """Wait for done() or expired(), at most `seconds` of real time (monotonic)."""
+    real_deadline = time.monotonic() + seconds
+    while not (done() or expired()):
+        remaining = real_deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        condition.wait(remaining)
 
 
 class RealClock:
     manual = False
 
+    def __init__(self, wait_cap: float | None = None):
+        self.wait_cap = wait_cap  # real seconds; None: a wait lasts as long as asked
+
     def now(self) -> float:
         return time.time()
 
-    def wait(self, condition: threading.Condition, deadline: float) -> None:
-        """Block on `condition` (held by the caller) until notified or `deadline`."""
-        remaining = deadline - self.now()
-        if remaining > 0:
-            condition.wait(remaining)
+    def wait_for(self, condition: threading.Condition, done: Callable[[], bool], seconds: float) -> None:
+        _wait_for(condition, done, _capped(seconds, self.wait_cap), lambda: False)
 
 
 class ManualClock:
     manual = True
 
-    def __init__(self, start: float | None = None):
+    def __init__(self, start: float | None = None, wait_cap: float | None = None):
         self._now = time.time() if start is None else start
         self._lock = threading.Lock()
         self._listeners: list[Callable[[], None]] = []
+        self.wait_cap = wait_cap  # real seconds; None: a wait lasts as long as asked
 
     def now(self) -> float:
         return self._now
 
-    def wait(self, condition: threading.Condition, deadline: float) -> None:
-        # Real time does not bring the deadline closer; advance() notifies.
-        condition.wait()
+    def wait_for(self, condition: threading.Condition, done: Callable[[], bool], seconds: float) -> None:
+        # Ends when advance() (which notifies) moves the clock past the deadline, or in real time.
+        deadline = self._now + seconds
+        _wait_for(condition, done, _capped(seconds, self.wait_cap), lambda: self._now >= deadline)
 
     def on_advance(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)
@@ -61,3 +80,7 @@ class ManualClock:
             for listener in self._listeners:
                 listener()
             return self._now
+
+
+def _capped(seconds: float, cap: float | None) -> float:
+    return seconds if cap is None else min(seconds, cap)

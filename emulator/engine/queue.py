@@ -120,10 +120,11 @@ class Queue(QueueConfig):
 
     def _long_poll(self, wait_seconds: float, answered: Callable[[], bool] = lambda: False) -> None:
         """Wait up to wait_seconds until a receive would get a message, the queue is
-        deleted, or answered(). Called with the lock held; the wait releases it."""
-        deadline = self._clock.now() + wait_seconds
-        while not (self._states.available() or self.deleted or answered()) and self._clock.now() < deadline:
-            self._clock.wait(self._message_visible, deadline)
+        deleted, or answered(). Called with the lock held; the wait releases it.
+        The clock bounds the wait (clock.py: on the manual clock, in real time too)."""
+        self._clock.wait_for(
+            self._message_visible, lambda: self._states.available() or self.deleted or answered(), wait_seconds
+        )
 
     def _receive_now(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
         if self._states.count(State.INFLIGHT) >= limits.MAX_INFLIGHT:

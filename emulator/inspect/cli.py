@@ -8,8 +8,10 @@ emulator's admin API (emulator/inspect/client.py).
     sqs-emulator reset                           delete every queue and all state
 
 Each takes --endpoint URL (default $AWS_ENDPOINT_URL_SQS, else
-http://127.0.0.1:9324). A server that does not answer, or refuses, is one line
-on stderr and exit code 1.
+http://127.0.0.1:$SQS_EMULATOR_PORT, else http://127.0.0.1:9324) and --json (the
+admin API's answer instead of a table or a sentence). A server that does not
+answer, or refuses, is one line on stderr and exit code 1. Output into a pipe
+that closes early (`sqs-emulator queues | head -1`) ends quietly.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from emulator.inspect.client import AdminApiError, AdminClient, EmulatorUnreachable
@@ -27,32 +30,47 @@ DEFAULT_ENDPOINT = "http://127.0.0.1:9324"
 BODY_WIDTH = 60  # characters of a message body the peek table shows
 
 
-def parse_args(argv: list[str]) -> argparse.Namespace:
+def parse_args(argv: list[str], environ: Mapping[str, str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="sqs-emulator", description="Inspect a running SQS emulator.")
-    endpoint = argparse.ArgumentParser(add_help=False)
-    endpoint.add_argument(
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
         "--endpoint",
-        default=os.environ.get("AWS_ENDPOINT_URL_SQS") or DEFAULT_ENDPOINT,
-        help=f"the emulator's URL (default $AWS_ENDPOINT_URL_SQS, else {DEFAULT_ENDPOINT})",
+        help="the emulator's URL (default $AWS_ENDPOINT_URL_SQS, else http://127.0.0.1:$SQS_EMULATOR_PORT, "
+        f"else {DEFAULT_ENDPOINT})",
     )
+    common.add_argument("--json", action="store_true", help="the admin API's JSON instead of a table or a sentence")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    queues = commands.add_parser("queues", parents=[endpoint], help="every queue, with counts and totals")
-    queues.add_argument("--json", action="store_true", help="the admin API's JSON instead of a table")
+    commands.add_parser("queues", parents=[common], help="every queue, with counts and totals")
 
-    peek = commands.add_parser("peek", parents=[endpoint], help="a queue's messages, without receiving them")
+    peek = commands.add_parser("peek", parents=[common], help="a queue's messages, without receiving them")
     peek.add_argument("queue", metavar="QUEUE", help="queue URL or name")
     peek.add_argument("--state", default="all", choices=["all", "visible", "inflight", "delayed"])
     peek.add_argument("--limit", type=_positive, default=100, help="most messages to show (default 100)")
     peek.add_argument("--account", help="the queue's account, for a name of another account than the default")
     peek.add_argument("--region", help="the queue's region, for a name of another region than the default")
-    peek.add_argument("--json", action="store_true", help="the admin API's JSON instead of a table")
 
-    advance = commands.add_parser("advance", parents=[endpoint], help="move the server's manual clock forward")
+    advance = commands.add_parser("advance", parents=[common], help="move the server's manual clock forward")
     advance.add_argument("seconds", metavar="SECONDS", type=_seconds)
 
-    commands.add_parser("reset", parents=[endpoint], help="delete every queue and all state")
-    return parser.parse_args(argv)
+    commands.add_parser("reset", parents=[common], help="delete every queue and all state")
+    args = parser.parse_args(argv)
+    if args.endpoint is None:
+        args.endpoint = _endpoint(os.environ if environ is None else environ, parser)
+    return args
+
+
+def _endpoint(environ: Mapping[str, str], parser: argparse.ArgumentParser) -> str:
+    """$AWS_ENDPOINT_URL_SQS, else the port the server's own SQS_EMULATOR_PORT gives it."""
+    if environ.get("AWS_ENDPOINT_URL_SQS"):
+        return environ["AWS_ENDPOINT_URL_SQS"]
+    port = environ.get("SQS_EMULATOR_PORT")
+    if not port:
+        return DEFAULT_ENDPOINT
+    # The server's own check (server/options.py), which this leaf package may not import.
+    if not (port.strip().isdigit() and 1 <= int(port) <= 65535):
+        parser.error(f"SQS_EMULATOR_PORT must be a port from 1 to 65535, not {port!r}")
+    return f"http://127.0.0.1:{int(port)}"
 
 
 def _positive(value: str) -> int:
@@ -79,24 +97,40 @@ def main(argv: list[str]) -> int:
     args = parse_args(argv)
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")  # any body prints, whatever the terminal's encoding
-    client = AdminClient(args.endpoint)
     try:
-        if args.command == "queues":
-            queues = client.queues()
-            print(json.dumps(queues, indent=2) if args.json else queue_table(queues))
-        elif args.command == "peek":
-            messages = client.peek(args.queue, args.state, args.limit, args.account, args.region)
-            print(json.dumps(messages, indent=2) if args.json else message_table(messages))
-        elif args.command == "advance":
-            now = client.advance(args.seconds)
-            print(f"clock advanced {args.seconds:g} s; now {_iso(now)} ({now:.3f})")
-        elif args.command == "reset":
-            client.reset()
-            print(f"reset: every queue and message of {client.endpoint} deleted")
+        print(_run(args, AdminClient(args.endpoint)), flush=True)
     except (AdminApiError, EmulatorUnreachable) as error:
         print(f"sqs-emulator {args.command}: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader left (`| head`): say nothing more. Python's own recipe: point stdout at
+        # devnull so the flush at exit does not raise again (docs.python.org, signal, "Note on SIGPIPE").
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
+
+
+def _run(args: argparse.Namespace, client: AdminClient) -> str:
+    """What the command prints: with --json the answer as JSON, else a table or a sentence."""
+    if args.command == "queues":
+        queues = client.queues()
+        return _json(queues) if args.json else queue_table(queues)
+    if args.command == "peek":
+        messages = client.peek(args.queue, args.state, args.limit, args.account, args.region)
+        return _json(messages) if args.json else message_table(messages)
+    if args.command == "advance":
+        now = client.advance(args.seconds)
+        if args.json:
+            return _json({"advanced": args.seconds, "now": now})
+        return f"clock advanced {args.seconds:g} s; now {_iso(now)} ({now:.3f})"
+    client.reset()
+    if args.json:
+        return _json({"reset": True, "endpoint": client.endpoint})
+    return f"reset: every queue and message of {client.endpoint} deleted"
+
+
+def _json(answer) -> str:
+    return json.dumps(answer, indent=2)
 
 
 # -- tables ---------------------------------------------------------------------------

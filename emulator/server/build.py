@@ -9,47 +9,32 @@ scripts share.
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import BaseWSGIServer, make_server, select_address_family
 
 from emulator import limits
-from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.events.registry import EventSources
 from emulator.server import config
 from emulator.server.app import EmulatorApp
 from emulator.server.http import KeepAliveHandler
-from emulator.server.identity import valid_account_id
-from emulator.store import SYNC_MODES, Store, open_store
+from emulator.server.options import CLOCKS, OptionError, checked
+from emulator.store import Store, open_store
 
-CLOCKS = ("real", "manual")
-COOLDOWNS = ("aws", "off")  # off: both cooldowns 0, for suites that purge and re-create names (as on moto, ElasticMQ)
-MAX_SYNC_INTERVAL_MS = 60_000
-
-
-class OptionError(ValueError):
-    """An option's value is refused. `option` is its field name (None: the message
-    names what it is about); str() names it as Python code does, `command_line`
-    as the command line does."""
-
-    def __init__(self, option: str | None, problem: str):
-        super().__init__(f"{option} {problem}" if option else problem)
-        self.option = option
-        self.problem = problem
-
-    @property
-    def command_line(self) -> str:
-        return f"--{self.option.replace('_', '-')} {self.problem}" if self.option else self.problem
+__all__ = ["CLOCKS", "Emulator", "OptionError", "Options", "build"]  # CLOCKS, OptionError: from options.py
 
 
 @dataclass(frozen=True)
 class Options:
     """What one emulator is built from; refused (OptionError) at construction if any value is bad.
 
-    The defaults are the command line's, which are AWS's (serve() turns the cooldowns off)."""
+    Each field the command line offers has its kind and help in options.TABLE, which
+    checks it here too; a value given as a string (the environment's, an ini file's) is
+    read as the flag's would be. The defaults are the command line's, which are AWS's
+    (serve() turns the cooldowns off)."""
 
     host: str = "127.0.0.1"
     port: int = 9324  # 0: a free port
@@ -67,39 +52,13 @@ class Options:
     config: str | None = None  # a TOML file of queues (emulator/server/config.py)
     auto_create: bool = False
     cooldowns: str = "aws"  # "off" overrides purge_cooldown and recreate_cooldown with 0
+    long_poll_cap: float | None = None  # real seconds an empty long poll may wait at most; None: no cap
+    log_level: str = "info"  # the command line's; build() leaves logging to its caller
 
     def __post_init__(self):
-        # One refusal at a time, the first bad value in the order the command line has always checked.
-        if not 0 <= self.port <= 65535:
-            raise OptionError("port", "must be from 0 to 65535")
-        _one_of("clock", self.clock, CLOCKS)
-        _one_of("receipts", self.receipts, receipts.MODES)
-        _one_of("sync", self.sync, SYNC_MODES)
-        _one_of("cooldowns", self.cooldowns, COOLDOWNS)
-        if not 1 <= self.sync_interval_ms <= MAX_SYNC_INTERVAL_MS:
-            raise OptionError("sync_interval_ms", f"must be between 1 and {MAX_SYNC_INTERVAL_MS}")
-        if self.purge_cooldown < 0 or self.recreate_cooldown < 0:
-            raise OptionError(None, "cooldowns are seconds, 0 or more")
-        if not valid_account_id(self.account_id):
-            raise OptionError("account_id", "must be 12 digits")
-        if self.hostname is not None and not _valid_host(self.hostname):
-            raise OptionError("hostname", "must be a host name, optionally with :port")
-        if self.data_dir == "":
-            raise OptionError("data_dir", "must name a directory")
-
-
-def _one_of(option: str, value, choices) -> None:
-    if value not in choices:
-        raise OptionError(option, f"is one of {', '.join(choices)}, not {value!r}")
-
-
-def _valid_host(value: str) -> bool:
-    try:
-        parts = urlsplit(f"//{value}")
-        _ = parts.port  # raises on a port that is not a number
-    except ValueError:
-        return False
-    return bool(parts.hostname) and parts.netloc == value and "@" not in value
+        # One refusal at a time: the first bad value in the table's order.
+        for name, value in checked(self).items():
+            object.__setattr__(self, name, value)  # as read: "MANUAL" is "manual", "9324" is 9324
 
 
 @dataclass
@@ -126,9 +85,10 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
     store = open_store(options.data_dir, options.sync, options.sync_interval_ms)
     clock: Clock
     if options.clock == "manual":
-        clock = ManualClock(store.clock_time if options.clock_start is None else options.clock_start)
+        start = store.clock_time if options.clock_start is None else options.clock_start
+        clock = ManualClock(start, wait_cap=options.long_poll_cap)
     else:
-        clock = RealClock()
+        clock = RealClock(wait_cap=options.long_poll_cap)
     cooling = options.cooldowns != "off"
     broker = Broker(
         clock,
@@ -145,10 +105,19 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         app = EmulatorApp(
             broker, options.account_id, options.region, options.hostname, store, options.auto_create, event_sources
         )
-        http = make_server(options.host, options.port, app, threaded=True, request_handler=handler) if listen else None
+        http = _listen(options.host, options.port, app, handler) if listen else None
     except BaseException:
         event_sources.clear()
         broker.close()
         store.close()
         raise
     return Emulator(store, broker, app, http)
+
+
+def _listen(host: str, port: int, app: EmulatorApp, handler) -> BaseWSGIServer:
+    """The threaded HTTP server on a socket bound here: werkzeug, binding itself, prints
+    and exits on a taken port, where the caller needs the OSError to say which option."""
+    with socket.create_server((host, port), family=select_address_family(host, port)) as listening:
+        http = make_server(host, port, app, threaded=True, request_handler=handler, fd=listening.fileno())
+    http.server_port = http.port  # set by HTTPServer.server_bind, which a given socket skips
+    return http

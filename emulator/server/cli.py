@@ -2,79 +2,105 @@
 
 import argparse
 import dataclasses
+import errno
 import logging
 import os
 import signal
 import sys
 import threading
+from importlib import metadata
 
-from emulator.engine import receipts
 from emulator.inspect import cli as inspect_cli
-from emulator.server import config
-from emulator.server.build import CLOCKS, COOLDOWNS, OptionError, Options, build
-from emulator.store import SYNC_MODES, StoreError
+from emulator.server import config, options
+from emulator.server.build import OptionError, Options, build
+from emulator.store import StoreError
 
-DEFAULT = Options()
+DEFAULTS = {field.name: field.default for field in dataclasses.fields(Options)}
+PRECEDENCE = (
+    "Each option can also come from its environment variable or from the [server] table of the "
+    "--config file (same names, with underscores): a flag wins over the environment, the environment "
+    "over the file, the file over the default. To look inside a running emulator: sqs-emulator "
+    "queues | peek QUEUE | advance SECONDS | reset (each with --help)."
+)
 
 
-def _option(parser, name, env, default, **kwargs):
-    parser.add_argument(name, default=os.environ.get(env, default), help=f"(env {env}, default {default})", **kwargs)
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        # One line, as every refusal of a value is; --help shows the usage.
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="sqs-emulator",
-        description="A local Amazon SQS emulator.",
-        epilog="To look inside a running emulator: sqs-emulator queues | peek QUEUE | advance SECONDS | reset "
-        "(each with --help).",
-    )
-    _option(parser, "--host", "SQS_EMULATOR_HOST", DEFAULT.host)
-    _option(parser, "--port", "SQS_EMULATOR_PORT", DEFAULT.port, type=int)
-    _option(parser, "--account-id", "SQS_EMULATOR_ACCOUNT_ID", DEFAULT.account_id)
-    _option(parser, "--region", "SQS_EMULATOR_REGION", DEFAULT.region)
-    # The host queue URLs carry (Docker, remote machines); default: the request's Host header.
-    _option(parser, "--hostname", "SQS_EMULATOR_HOSTNAME", None)
-    _option(parser, "--log-level", "SQS_EMULATOR_LOG_LEVEL", "info", choices=["debug", "info", "warning", "error"])
-    _option(parser, "--clock", "SQS_EMULATOR_CLOCK", DEFAULT.clock, choices=list(CLOCKS))
-    # AWS allows one PurgeQueue per 60 s and no re-created name for 60 s after DeleteQueue;
-    # 0 turns a rule off for test suites that purge or recreate quickly.
-    _option(parser, "--purge-cooldown", "SQS_EMULATOR_PURGE_COOLDOWN", DEFAULT.purge_cooldown, type=float)
-    _option(parser, "--recreate-cooldown", "SQS_EMULATOR_RECREATE_COOLDOWN", DEFAULT.recreate_cooldown, type=float)
-    # The preset for suites written for moto or ElasticMQ: "off" turns both cooldowns off.
-    _option(parser, "--cooldowns", "SQS_EMULATOR_COOLDOWNS", DEFAULT.cooldowns, choices=list(COOLDOWNS))
-    # What an earlier receipt handle of a standard queue's message may still do (emulator/engine/receipts.py).
-    _option(parser, "--receipts", "SQS_EMULATOR_RECEIPTS", DEFAULT.receipts, choices=list(receipts.MODES))
-    # Persistence: without a data dir, everything stays in memory.
-    _option(parser, "--data-dir", "SQS_EMULATOR_DATA_DIR", None)
-    _option(parser, "--sync", "SQS_EMULATOR_SYNC", DEFAULT.sync, choices=list(SYNC_MODES))
-    _option(parser, "--sync-interval-ms", "SQS_EMULATOR_SYNC_INTERVAL_MS", DEFAULT.sync_interval_ms, type=int)
-    _option(parser, "--config", "SQS_EMULATOR_CONFIG", None)
-    parser.add_argument(
-        "--auto-create",
-        action="store_true",
-        default=os.environ.get("SQS_EMULATOR_AUTO_CREATE", "").lower() in ("1", "true", "yes"),
-        help="a request to a missing queue creates it (env SQS_EMULATOR_AUTO_CREATE)",
-    )
-    args = parser.parse_args(argv)
-    fields = {field.name for field in dataclasses.fields(Options)}
+def _shown(default) -> str:
+    if default is None:
+        return "none"
+    if isinstance(default, bool):
+        return "false" if not default else "true"
+    return f"{default:g}" if isinstance(default, float) else str(default)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="sqs-emulator", description="A local Amazon SQS emulator.", epilog=PRECEDENCE)
+    parser.add_argument("--version", action="version", version=f"sqs-emulator {metadata.version('sqs-emulator')}")
+    for option in options.TABLE:
+        # A bare --auto-create means true; --auto-create false is accepted too.
+        bare: dict = {"nargs": "?", "const": "true"} if isinstance(option.kind, options.Flag) else {}
+        parser.add_argument(
+            option.flag,
+            dest=option.name,
+            default=argparse.SUPPRESS,  # absent: the environment, the file or the default decides
+            metavar=option.kind.metavar,
+            help=f"{option.help} (env {option.env}; default {_shown(DEFAULTS[option.name])})",
+            **bare,
+        )
+    return parser
+
+
+def parse_args(argv=None, environ=None) -> argparse.Namespace:
+    """The options from flags, environment and config file, read alike (server/options.py);
+    a refused value is one line on stderr and exit code 2."""
+    environ = os.environ if environ is None else environ
+    parser = _parser()
+    given = vars(parser.parse_args(argv))
     try:
-        args.options = Options(**{name: value for name, value in vars(args).items() if name in fields})
+        flags = options.from_flags(given)
+        env = options.from_environ(environ)
+        path = flags.get("config", env.get("config"))
+        in_file = options.from_table(config.server_table(path), f"{path}: [server]") if path else {}
+        values = {**in_file, **env, **flags}
+        chosen = Options(**values)
     except OptionError as error:
-        parser.error(error.command_line)
-    return args
+        parser.error(str(error))
+    except config.ConfigError as error:  # the file itself: as when its queues are applied
+        sys.exit(f"sqs-emulator: {error}")
+    if chosen.data_dir is None and values.keys() & {"sync", "sync_interval_ms"}:
+        print("sqs-emulator: warning: --sync and --sync-interval-ms apply only with --data-dir", file=sys.stderr)
+    return argparse.Namespace(options=chosen)
+
+
+def _bind_problem(error: OSError, chosen: Options) -> str:
+    """A failed bind, naming the option that chose the address."""
+    if error.errno == errno.EADDRINUSE:
+        return f"--port {chosen.port}: address already in use (--port 0 picks a free port)"
+    if error.errno == errno.EACCES:
+        return f"--port {chosen.port}: permission denied (ports below 1024 need privileges)"
+    # Not an address of this machine, or a name that does not resolve (negative: getaddrinfo's codes).
+    reason = os.strerror(error.errno) if error.errno and error.errno > 0 else "no such host"
+    return f"--host {chosen.host}: cannot listen there: {reason}"
 
 
 def main(argv=None) -> None:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in inspect_cli.COMMANDS:  # queues, peek, advance, reset: the inspector
         sys.exit(inspect_cli.main(argv))
-    args = parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    chosen = parse_args(argv).options
+    logging.basicConfig(level=chosen.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
-        emulator = build(args.options)
-    except (StoreError, config.ConfigError, OSError) as error:
+        emulator = build(chosen)
+    except (StoreError, config.ConfigError) as error:
         sys.exit(f"sqs-emulator: {error}")
+    except OSError as error:
+        sys.exit(f"sqs-emulator: {_bind_problem(error, chosen)}")
     server = emulator.http
     assert server is not None  # build() listens unless told not to
 
@@ -85,11 +111,11 @@ def main(argv=None) -> None:
     # Before the banner: whoever waits for it may signal at once.
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    endpoint = f"http://{args.host}:{server.server_port}"
-    kept = f"data in {args.data_dir}, sync {args.sync}" if args.data_dir else "in memory"
+    endpoint = f"http://{chosen.host}:{server.server_port}"
+    kept = f"data in {chosen.data_dir}, sync {chosen.sync}" if chosen.data_dir else "in memory"
     print(
-        f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
-        f"{args.clock} clock, {kept})",
+        f"SQS emulator listening on {endpoint} (account {chosen.account_id}, region {chosen.region}, "
+        f"{chosen.clock} clock, {kept})",
         flush=True,
     )
     print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)

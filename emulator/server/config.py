@@ -22,6 +22,13 @@ the queue's fault policy, with the fields of PUT /_emulator/faults.
 
 Event sources are created after the queues, each checked as the admin API checks
 it; a bad one stops the start naming the file, the entry and the field.
+
+A `[server]` table gives options by the command line's names (server/options.py),
+below flags and the environment:
+
+    [server]
+    clock = "manual"
+    purge_cooldown = 0
 """
 
 import json
@@ -41,7 +48,7 @@ log = logging.getLogger(__name__)
 
 QUEUE_KEYS = {"name", "account", "region", "attributes", "tags", "faults"}
 EVENT_SOURCE_KEYS = {"queue", "account", "region", *EVENT_SOURCE_FIELDS}
-DOCUMENT_KEYS = ("event_sources", "queues")
+DOCUMENT_KEYS = ("event_sources", "queues", "server")
 JSON_ATTRIBUTES = ("RedrivePolicy", "RedriveAllowPolicy", "Policy")
 
 
@@ -124,6 +131,14 @@ def _read(path: str) -> dict:
     if unknown:
         raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(DOCUMENT_KEYS)})")
     return document
+
+
+def server_table(path: str) -> dict:
+    """The file's [server] table of options, as written (options.from_table reads it)."""
+    server = _read(path).get("server", {})
+    if not isinstance(server, dict):
+        raise ConfigError(f"{path}: server must be a table, written [server]")
+    return server
 
 
 def _queues(path: str, document: dict, account: str, region: str) -> list[_Entry]:

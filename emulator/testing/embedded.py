@@ -15,6 +15,12 @@ test suites that do not use the pytest plugin.
 Unlike the command line's defaults (AWS's), PurgeQueue may repeat and a deleted
 queue's name may be re-created at once (purge_cooldown=0, recreate_cooldown=0):
 test suites do both between tests. Pass 60 for AWS's rules.
+
+Each keyword is the command line's option of that name (server/options.py), read
+and refused alike. A `config` file's queues are created, and its `[server]`
+options apply where no keyword is given, above serve()'s own defaults:
+
+    with serve(config="queues.toml", long_poll_cap=0.1) as server: ...
 """
 
 from __future__ import annotations
@@ -22,11 +28,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from emulator.errors import SqsError
 from emulator.inspect.client import AdminApiError, AdminClient
 
+if TYPE_CHECKING:
+    from emulator.server.build import Options
+
 HOST = "127.0.0.1"
+# Where serve() differs from the command line: a free port, time moved by the test, no cooldowns.
+DEFAULTS = {"port": 0, "clock": "manual", "purge_cooldown": 0.0, "recreate_cooldown": 0.0}
 POLL_INTERVAL = 0.01  # seconds between two looks of wait_for_message
 SHUTDOWN_POLL = 0.05  # seconds: how often the serving loop checks for stop() (werkzeug's default: 0.5)
 
@@ -34,33 +46,14 @@ SHUTDOWN_POLL = 0.05  # seconds: how often the serving loop checks for stop() (w
 class EmulatorServer:
     """A running emulator; stop() (or leaving its `with` block) ends it."""
 
-    def __init__(
-        self,
-        port: int = 0,
-        clock: str = "manual",
-        account_id: str = "000000000000",
-        region: str = "us-east-1",
-        purge_cooldown: float = 0,
-        recreate_cooldown: float = 0,
-        receipts: str = "aws",
-    ):
-        from emulator.server.build import Options, build  # here, so that `from emulator import serve` stays light
+    def __init__(self, options: Options):
+        from emulator.server.build import build  # here, so that `from emulator import serve` stays light
 
-        self._emulator = build(
-            Options(
-                host=HOST,
-                port=port,
-                account_id=account_id,
-                region=region,
-                clock=clock,
-                purge_cooldown=purge_cooldown,
-                recreate_cooldown=recreate_cooldown,
-                receipts=receipts,
-            )
-        )
-        self.account_id = account_id
-        self.region = region
-        self.clock = clock
+        self._emulator = build(options)
+        self.options = options
+        self.account_id = options.account_id
+        self.region = options.region
+        self.clock = options.clock
         self.broker = self._emulator.broker
         self.app = self._emulator.app
         server = self._emulator.http
@@ -100,8 +93,13 @@ class EmulatorServer:
         return self.admin.advance(seconds)
 
     def reset(self) -> None:
-        """Delete every queue and all state (the clock keeps its time)."""
+        """Delete every queue and all state (the clock keeps its time), then create the
+        config file's queues again: each test starts from the file."""
         self.admin.reset()
+        if self.options.config:
+            from emulator.server import config
+
+            config.apply(self.options.config, self.broker, self.account_id, self.region)
 
     def queues(self) -> list[dict]:
         return self.admin.queues()
@@ -201,14 +199,44 @@ class EmulatorServer:
 
 
 def serve(
-    port: int = 0,
-    clock: str = "manual",
-    account_id: str = "000000000000",
-    region: str = "us-east-1",
-    purge_cooldown: float = 0,
-    recreate_cooldown: float = 0,
-    receipts: str = "aws",
+    port: int | None = None,
+    clock: str | None = None,
+    account_id: str | None = None,
+    region: str | None = None,
+    purge_cooldown: float | None = None,
+    recreate_cooldown: float | None = None,
+    receipts: str | None = None,
+    *,
+    config: str | None = None,
+    auto_create: bool | None = None,
+    long_poll_cap: float | None = None,
 ) -> EmulatorServer:
-    """Start the emulator on 127.0.0.1:`port` (0: a free port) in a background
-    thread, in memory; use it as a context manager, or call .stop()."""
-    return EmulatorServer(port, clock, account_id, region, purge_cooldown, recreate_cooldown, receipts)
+    """Start the emulator on 127.0.0.1:`port` in a background thread, in memory; use it
+    as a context manager, or call .stop(). A keyword left out (None) takes the config
+    file's [server] value, else serve()'s default: port 0 (a free port), the manual
+    clock, no cooldowns; else the command line's. long_poll_cap: the most real seconds
+    an empty long poll waits. Bad values raise ValueError (OptionError), a bad file ConfigError."""
+    given = {
+        "port": port,
+        "clock": clock,
+        "account_id": account_id,
+        "region": region,
+        "purge_cooldown": purge_cooldown,
+        "recreate_cooldown": recreate_cooldown,
+        "receipts": receipts,
+        "config": config,
+        "auto_create": auto_create,
+        "long_poll_cap": long_poll_cap,
+    }
+    return EmulatorServer(options_for({name: value for name, value in given.items() if value is not None}))
+
+
+def options_for(given: dict[str, Any]) -> Options:
+    """serve()'s options: `given` over the config file's [server] table over DEFAULTS;
+    always on 127.0.0.1."""
+    from emulator.server import config, options
+    from emulator.server.build import Options
+
+    path = given.get("config")
+    in_file = options.from_table(config.server_table(path), f"{path}: [server]") if path else {}
+    return Options(**{**DEFAULTS, **in_file, **given, "host": HOST})

@@ -1,5 +1,7 @@
 """Long polls: what wakes them and when they give up. Every join is bounded."""
 
+import time
+
 import pytest
 from engine_support import (
     ACCOUNT,
@@ -12,6 +14,7 @@ from engine_support import (
 )
 
 from emulator.engine.broker import Broker
+from emulator.engine.clock import ManualClock, RealClock
 from emulator.engine.message import State
 from emulator.errors import SqsError
 
@@ -125,3 +128,45 @@ def test_broker_close_wakes_long_polls(clock):
     poller.join(timeout=2)
     assert not poller.is_alive()
     assert poller.result == []
+
+
+# On the manual clock a long poll also ends after its length in real time: a
+# client's read timeout (botocore's is 60 s) must never be what ends it.
+
+
+def test_a_manual_clock_long_poll_ends_after_its_wait_in_real_time(queue):
+    poller = Poller(queue, wait_seconds=1)
+    started = time.monotonic()
+    poller.start()
+    poller.join(timeout=5)
+    assert not poller.is_alive() and poller.error is None and poller.result == []
+    assert 0.9 <= poller.returned_at - started < 2.5
+
+
+@pytest.mark.parametrize("clock_type", [ManualClock, RealClock])
+def test_a_wait_cap_ends_an_empty_long_poll_after_that_many_real_seconds(clock_type):
+    broker = Broker(clock_type(wait_cap=0.05))
+    try:
+        queue, _ = broker.create_queue(ACCOUNT, REGION, "capped", {})
+        poller = Poller(queue, wait_seconds=20)
+        started = time.monotonic()
+        poller.start()
+        poller.join(timeout=5)
+        assert not poller.is_alive() and poller.result == []
+        assert poller.returned_at - started < 1
+    finally:
+        broker.close()
+
+
+def test_a_capped_long_poll_still_returns_a_message_sent_while_it_waits():
+    broker = Broker(ManualClock(wait_cap=2))
+    try:
+        queue, _ = broker.create_queue(ACCOUNT, REGION, "capped", {})
+        poller = Poller(queue, wait_seconds=20)
+        poller.start()
+        wait_for_long_poll(queue)
+        message = send(queue, "in time")
+        poller.join(timeout=1)
+        assert [d.message for d in poller.result] == [message]
+    finally:
+        broker.close()

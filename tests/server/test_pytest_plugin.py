@@ -2,6 +2,7 @@
 of its own, and `emulator.serve` without pytest's fixtures."""
 
 import os
+import socket
 import threading
 from importlib.metadata import entry_points
 
@@ -187,3 +188,171 @@ def test_serve_refuses_bad_options():
         serve(clock="sundial")
     with pytest.raises(ValueError, match="12 digits"):
         serve(account_id="12")
+
+
+# -- configuring the plugin: ini options, the marker, the AWS environment from the start --
+
+APP = """
+import boto3
+
+SQS = boto3.client("sqs")  # made at import time, as application code often does
+
+
+def publish(url, body):
+    return SQS.send_message(QueueUrl=url, MessageBody=body)["MessageId"]
+"""
+
+APP_TESTS = """
+import os
+
+from app import SQS, publish
+
+
+def test_the_import_time_client_reaches_the_emulator(sqs_emulator, sqs_client):
+    assert SQS.meta.endpoint_url == sqs_emulator.endpoint_url
+    url = sqs_client.create_queue(QueueName="outbox")["QueueUrl"]
+    message_id = publish(url, "sent by the application")
+    assert sqs_emulator.peek("outbox")[0]["id"] == message_id
+
+
+def test_the_environment_holds_for_tests_without_the_fixtures():
+    assert os.environ["AWS_ENDPOINT_URL_SQS"].startswith("http://127.0.0.1:")
+    assert os.environ["AWS_ACCESS_KEY_ID"] == "test" and "AWS_PROFILE" not in os.environ
+    assert os.environ["AWS_DEFAULT_REGION"] == "eu-west-1"  # the shell's, kept
+"""
+
+
+@pytest.fixture
+def plugin_run(pytester, monkeypatch):
+    """Runs pytester's files with the plugin loaded by its entry point, from a shell whose
+    AWS endpoint points elsewhere; returns the run's result."""
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+    monkeypatch.setenv("AWS_ENDPOINT_URL_SQS", "http://from-the-shell.invalid")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-west-1")
+    monkeypatch.syspath_prepend(pytester.path)
+
+    def run(ini: str, **files):
+        pytester.makeini(f"[pytest]\n{ini}\n")
+        if files:
+            pytester.makepyfile(**files)
+        return pytester.runpytest_inprocess("-p", "no:cacheprovider")
+
+    return run
+
+
+def test_aws_env_redirects_a_client_made_when_a_test_module_imports(plugin_run, monkeypatch):
+    monkeypatch.setenv("AWS_PROFILE", "a-profile-this-machine-lacks")  # would fail the client: unset for the run
+    result = plugin_run("sqs_emulator_aws_env = true", app=APP, test_app=APP_TESTS)
+    result.assert_outcomes(passed=2)
+    assert os.environ["AWS_ENDPOINT_URL_SQS"] == "http://from-the-shell.invalid"  # given back after the run
+
+
+def test_aws_env_redirects_a_client_made_when_a_conftest_imports(plugin_run):
+    conftest = "import app  # before any test runs\n"
+    result = plugin_run("sqs_emulator_aws_env = true", app=APP, conftest=conftest, test_app=APP_TESTS)
+    result.assert_outcomes(passed=2)
+
+
+def test_without_aws_env_an_import_time_client_keeps_the_shells_endpoint(plugin_run):
+    tests = (
+        "from app import SQS\n\n\ndef test_it():\n    assert SQS.meta.endpoint_url == 'http://from-the-shell.invalid'\n"
+    )
+    plugin_run("", app=APP, test_app=tests).assert_outcomes(passed=1)
+
+
+# Each ini option, with a test that sees its effect through boto3.
+INI = {
+    "clock": (
+        "sqs_emulator_clock = REAL",
+        "with pytest.raises(AdminApiError):\n        sqs_emulator.advance(1)",
+    ),
+    "config": (
+        "sqs_emulator_config = sqs.toml",
+        "assert sqs_client.get_queue_url(QueueName='from-config')['QueueUrl']",
+    ),
+    "auto_create": (
+        "sqs_emulator_auto_create = on",
+        "sqs_client.send_message(QueueUrl=sqs_emulator.endpoint_url + '/000000000000/made', MessageBody='x')",
+    ),
+    "purge_cooldown": (
+        "sqs_emulator_purge_cooldown = 60",
+        "url = sqs_client.create_queue(QueueName='p')['QueueUrl']\n    sqs_client.purge_queue(QueueUrl=url)\n"
+        "    with pytest.raises(ClientError, match='PurgeQueueInProgress'):\n"
+        "        sqs_client.purge_queue(QueueUrl=url)",
+    ),
+    "recreate_cooldown": (
+        "sqs_emulator_recreate_cooldown = 60",
+        "url = sqs_client.create_queue(QueueName='r')['QueueUrl']\n    sqs_client.delete_queue(QueueUrl=url)\n"
+        "    with pytest.raises(ClientError, match='QueueDeletedRecently'):\n"
+        "        sqs_client.create_queue(QueueName='r')",
+    ),
+    "receipts": (
+        "sqs_emulator_receipts = strict",
+        "assert sqs_emulator.options.receipts == 'strict'",
+    ),
+    "port": (
+        "sqs_emulator_port = PORT",
+        "assert sqs_emulator.endpoint_url == 'http://127.0.0.1:PORT'",
+    ),
+    "long_poll_cap": (
+        "sqs_emulator_long_poll_cap = 0.1",
+        "url = sqs_client.create_queue(QueueName='quiet')['QueueUrl']\n    started = time.monotonic()\n"
+        "    assert 'Messages' not in sqs_client.receive_message(QueueUrl=url, WaitTimeSeconds=20)\n"
+        "    assert time.monotonic() - started < 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", INI)
+def test_each_ini_option_configures_the_sessions_emulator(name, plugin_run, pytester):
+    ini, body = INI[name]
+    port = str(free_port())
+    pytester.makefile(".toml", sqs='[[queues]]\nname = "from-config"\n')
+    tests = (
+        "import time\n\nimport pytest\nfrom botocore.exceptions import ClientError\n\n"
+        "from emulator.inspect.client import AdminApiError\n\n\n"
+        f"def test_option(sqs_emulator, sqs_client):\n    {body}\n"
+    ).replace("PORT", port)
+    plugin_run(ini.replace("PORT", port), test_option=tests).assert_outcomes(passed=1)
+
+
+MARKED = """
+import pytest
+
+
+def test_unmarked_uses_the_sessions(sqs_emulator):
+    assert sqs_emulator.clock == "manual" and sqs_emulator.queues() == []
+
+
+@pytest.mark.sqs_emulator(clock="real", config="queues.toml", long_poll_cap=0.1)
+def test_marked(sqs_emulator, sqs_client):
+    assert sqs_emulator.clock == "real" and sqs_emulator.options.long_poll_cap == 0.1
+    assert sqs_client.get_queue_url(QueueName="marked")["QueueUrl"].startswith(sqs_emulator.endpoint_url)
+"""
+
+
+def test_a_marked_test_gets_an_emulator_of_its_own(plugin_run, pytester):
+    pytester.mkdir("sub")
+    (pytester.path / "sub" / "queues.toml").write_text('[[queues]]\nname = "marked"\n')
+    (pytester.path / "sub" / "test_marked.py").write_text(MARKED)
+    # The ini's fixed port is the session's; the marked test's emulator takes a free one.
+    plugin_run(f"sqs_emulator_port = {free_port()}").assert_outcomes(passed=2)
+
+
+def test_a_bad_ini_value_or_marker_keyword_is_one_line(plugin_run):
+    tests = "import pytest\n\n\ndef test_it(sqs_emulator):\n    pass\n"
+    result = plugin_run("sqs_emulator_clock = sundial", test_bad=tests)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: sqs_emulator: ini option sqs_emulator_clock must be one of real, manual, not 'sundial'"]
+    )
+    marked = "import pytest\n\n\n@pytest.mark.sqs_emulator(colour='blue')\ndef test_it(sqs_emulator):\n    pass\n"
+    result = plugin_run("", test_bad=marked)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*sqs_emulator marker: takes keywords clock, config*not 'colour'*"])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

@@ -1,0 +1,268 @@
+"""The server's options in one table, and the one way each value is read.
+
+Each entry names an option, its kind (type, choices, range) and a sentence of
+help. The rest is derived from the name: the flag (`sync_interval_ms` is
+`--sync-interval-ms`), the environment variable (`SQS_EMULATOR_SYNC_INTERVAL_MS`)
+and the config file's key (`[server] sync_interval_ms`); the default is the
+`Options` field's (build.py). A value is read by its kind whatever its source,
+so a flag, the environment, the config file and Python (`Options(...)`,
+`serve(...)`) accept and refuse alike, and a refusal names the source:
+
+    --port must be from 0 to 65535, not 70000
+    SQS_EMULATOR_CLOCK must be one of real, manual, not 'sundial'
+    emulator.toml: [server] sync must be one of always, interval, off, not 'never'
+
+Precedence: flag > environment > config file > default.
+
+Adding an option: a field on `Options` (build.py) and one `Option(...)` line in TABLE.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from emulator.engine import receipts
+from emulator.server.identity import valid_account_id
+from emulator.store import SYNC_MODES
+
+CLOCKS = ("real", "manual")
+COOLDOWNS = ("aws", "off")  # off: both cooldowns 0, for suites that purge and re-create names (as on moto, ElasticMQ)
+LOG_LEVELS = ("debug", "info", "warning", "error")
+MAX_SYNC_INTERVAL_MS = 60_000
+ENV_PREFIX = "SQS_EMULATOR_"
+TRUE = ("true", "1", "yes", "on")
+FALSE = ("false", "0", "no", "off")
+
+
+class OptionError(ValueError):
+    """An option's value is refused. `option` is its name (None: the problem says what it is
+    about); `source` how the user gave it (a flag, an environment variable, a file's key);
+    str() names the source, else the option as Python code does."""
+
+    def __init__(self, option: str | None, problem: str, source: str | None = None):
+        self.option = option
+        self.problem = problem
+        self.source = source
+        where = source or option
+        super().__init__(f"{where} {problem}" if where else problem)
+
+    @property
+    def command_line(self) -> str:
+        return f"--{self.option.replace('_', '-')} {self.problem}" if self.option else self.problem
+
+
+# -- kinds: each reads a value from a string (flag, environment, ini) or from a
+# TOML or Python value, and returns it typed, or raises ValueError(problem). --
+
+
+class Kind(Protocol):
+    @property
+    def metavar(self) -> str: ...
+
+    def parse(self, value: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Text:
+    metavar: str = "TEXT"
+    valid: Any = None  # a predicate, with `problem` said when it fails
+    problem: str = ""
+
+    def parse(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise ValueError(f"must be a string, not {value!r}")
+        if self.valid is not None and not self.valid(value):
+            raise ValueError(f"{self.problem}, not {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class Choice:
+    choices: tuple[str, ...]
+
+    @property
+    def metavar(self) -> str:
+        return "{" + ",".join(self.choices) + "}"
+
+    def parse(self, value: Any) -> str:
+        if isinstance(value, str) and value.strip().lower() in self.choices:
+            return value.strip().lower()
+        raise ValueError(f"must be one of {', '.join(self.choices)}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Integer:
+    low: int
+    high: int
+    metavar: str = "N"
+
+    def parse(self, value: Any) -> int:
+        number = value
+        if isinstance(value, str):
+            try:
+                number = int(value.strip())
+            except ValueError:
+                number = None
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ValueError(f"must be a whole number from {self.low} to {self.high}, not {value!r}")
+        if not self.low <= number <= self.high:
+            raise ValueError(f"must be from {self.low} to {self.high}, not {number}")
+        return number
+
+
+@dataclass(frozen=True)
+class Seconds:
+    """A number of seconds, 0 or more (fractions allowed)."""
+
+    metavar: str = "SECONDS"
+
+    def parse(self, value: Any) -> float:
+        number = value
+        if isinstance(value, str):
+            try:
+                number = float(value.strip())
+            except ValueError:
+                number = None
+        if isinstance(number, bool) or not isinstance(number, int | float) or not math.isfinite(number):
+            raise ValueError(f"must be a number of seconds, not {value!r}")
+        if number < 0:
+            raise ValueError(f"must be 0 or more seconds, not {number:g}")
+        return float(number)
+
+
+@dataclass(frozen=True)
+class Flag:
+    metavar: str = "BOOL"
+
+    def parse(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:
+            return value.strip().lower() in TRUE
+        raise ValueError(f"must be true or false (also 1/0, yes/no, on/off), not {value!r}")
+
+
+def _valid_host(value: str) -> bool:
+    try:
+        parts = urlsplit(f"//{value}")
+        _ = parts.port  # raises on a port that is not a number
+    except ValueError:
+        return False
+    return bool(parts.hostname) and parts.netloc == value and "@" not in value
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str  # the Options field
+    kind: Kind
+    help: str
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def env(self) -> str:
+        return ENV_PREFIX + self.name.upper()
+
+
+TABLE = (
+    Option("host", Text("ADDRESS"), "the address to listen on; the loopback default admits this machine only"),
+    Option("port", Integer(0, 65535, "PORT"), "the TCP port to listen on; 0 picks a free one"),
+    Option(
+        "account_id",
+        Text("ID", valid_account_id, "must be 12 digits"),
+        "the account of requests without a 12-digit access key, and of the config file's queues",
+    ),
+    Option("region", Text("REGION"), "the region of requests without a SigV4 scope (their queue URLs are short)"),
+    Option(
+        "hostname",
+        Text("HOST[:PORT]", _valid_host, "must be a host name, optionally with :port"),
+        "the host queue URLs carry (Docker, other machines); without it, the request's Host header",
+    ),
+    Option("log_level", Choice(LOG_LEVELS), "how much the server logs; debug: a line per request"),
+    Option("clock", Choice(CLOCKS), "manual: time moves only when told (sqs-emulator advance SECONDS)"),
+    Option("purge_cooldown", Seconds(), "seconds between two purges of a queue, as on AWS; 0: no limit"),
+    Option(
+        "recreate_cooldown", Seconds(), "seconds before a deleted queue's name is free again, as on AWS; 0: at once"
+    ),
+    Option("cooldowns", Choice(COOLDOWNS), "off: both cooldowns 0, for suites written for moto or ElasticMQ"),
+    Option(
+        "receipts",
+        Choice(receipts.MODES),
+        "aws: every receipt handle of a standard queue's message acts on it, as on AWS; strict: only the latest",
+    ),
+    Option(
+        "data_dir",
+        Text("DIR", bool, "must name a directory"),
+        "keep everything in this directory, back on the next start; without it, all is in memory",
+    ),
+    Option(
+        "sync",
+        Choice(SYNC_MODES),
+        "with --data-dir: reply after the disk has it (always), or at once with changes committed every --sync-interval-ms, fsynced (interval) or not (off)",
+    ),
+    Option(
+        "sync_interval_ms",
+        Integer(1, MAX_SYNC_INTERVAL_MS),
+        "with --sync interval: the most milliseconds of changes a crash may lose",
+    ),
+    Option(
+        "config",
+        Text("FILE", bool, "must name a file"),
+        "a TOML file: [[queues]] created at start when missing, and [server] options",
+    ),
+    Option("auto_create", Flag(), "a request to a missing queue creates it (a .fifo name: a FIFO queue)"),
+    Option(
+        "long_poll_cap",
+        Seconds(),
+        "the most real seconds an empty long poll waits, whatever its WaitTimeSeconds (test suites: 0.1)",
+    ),
+)
+BY_NAME = {option.name: option for option in TABLE}
+NOT_IN_A_FILE = ("config",)  # the file cannot name itself
+
+
+def parse(option: Option, value: Any, source: str | None = None) -> Any:
+    try:
+        return option.kind.parse(value)
+    except ValueError as error:
+        raise OptionError(option.name, str(error), source) from None
+
+
+def checked(values: Any) -> dict[str, Any]:
+    """The Options dataclass `values`' table fields, each read by its kind; None stays
+    None where it is the default (no directory, no file, no cap)."""
+    defaults = {field.name: field.default for field in fields(values)}
+    out = {}
+    for option in TABLE:
+        value = getattr(values, option.name)
+        if not (value is None and defaults[option.name] is None):
+            out[option.name] = parse(option, value)
+    return out
+
+
+def from_flags(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The flags given (by option name), read."""
+    return {name: parse(BY_NAME[name], value, BY_NAME[name].flag) for name, value in given.items()}
+
+
+def from_environ(environ: Mapping[str, str]) -> dict[str, Any]:
+    return {option.name: parse(option, environ[option.env], option.env) for option in TABLE if option.env in environ}
+
+
+def from_table(table: Mapping[str, Any], where: str, names: Iterable[str] | None = None) -> dict[str, Any]:
+    """A table of options by name (a config file's [server], pytest's ini, a marker's
+    keywords); `where` prefixes each key in a refusal. Dashes in a key read as underscores."""
+    known = [option.name for option in TABLE if option.name not in NOT_IN_A_FILE] if names is None else list(names)
+    values = {}
+    for key, value in table.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise OptionError(None, f"{where} unknown key {key!r} (known: {', '.join(known)})")
+        values[name] = parse(BY_NAME[name], value, f"{where} {key}")
+    return values
