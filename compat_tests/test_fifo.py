@@ -89,7 +89,7 @@ def test_fifo_name_without_fifo_queue_attribute_is_an_invalid_name(sqs):
     )
 
 
-@pytest.mark.parametrize("name_suffix, value", [("", "true"), (".fifo", "false")])
+@pytest.mark.parametrize("name_suffix, value", [("", "false"), (".fifo", "false"), ("", "yes")])
 def test_fifo_queue_attribute_without_both_parts_is_unknown(sqs, name_suffix, value):
     expect_error(
         sqs,
@@ -98,6 +98,20 @@ def test_fifo_queue_attribute_without_both_parts_is_unknown(sqs, name_suffix, va
         Attributes={"FifoQueue": value},
         **INVALID_ATTRIBUTE_NAME,
         message="Unknown Attribute FifoQueue.",
+    )
+
+
+@pytest.mark.parametrize("attributes", [{"FifoQueue": "true"}, {"FifoQueue": "true", "NoSuchAttribute": "1"}])
+def test_fifo_queue_true_with_a_standard_name_is_an_invalid_fifo_name(sqs, attributes):
+    """AWS-recorded (issue 18, item 2): the name is judged as a FIFO name, before any attribute name."""
+    expect_error(
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name("ff"),
+        Attributes=attributes,
+        **INVALID_PARAMETER,
+        message="The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, "
+        "must end with .fifo suffix and be 1 to 80 in length.",
     )
 
 

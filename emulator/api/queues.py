@@ -20,7 +20,11 @@ def create_queue(ctx: Context, params: dict) -> dict:
     attributes = params.get("Attributes") or {}
     # A FIFO queue needs both the suffix and FifoQueue=true; with only one of them,
     # FifoQueue is an unknown attribute of a standard queue, or the name is invalid.
-    fifo = name.endswith(".fifo") and str(attributes.get("FifoQueue", "")).lower() == "true"
+    wants_fifo = str(attributes.get("FifoQueue", "")).lower() == "true"
+    fifo = name.endswith(".fifo") and wants_fifo
+    if wants_fifo and not fifo:
+        # AWS checks the name of a queue asked to be FIFO before any attribute name.
+        validation.queue_name(name, fifo=True)
     queue_attributes.validate(attributes, fifo)
     validation.queue_name(name, fifo)
     tags = params.get("tags") or {}
@@ -100,8 +104,7 @@ def tag_queue(ctx: Context, params: dict) -> dict:
 
 def untag_queue(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    if not params["TagKeys"]:
-        raise invalid_parameter("Value for parameter TagKeys is invalid. Reason: Must specify at least one tag key.")
+    validation.tag_keys(params["TagKeys"])
     queue.untag(params["TagKeys"])
     return {}
 
