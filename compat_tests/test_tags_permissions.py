@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from compat_tests.helpers import (
     DEFAULT_ACCOUNT,
     INVALID_PARAMETER,
@@ -40,6 +42,26 @@ def test_tags_missing_queue(sqs, endpoint):
     expect_error(sqs, sqs.list_queue_tags, QueueUrl=url, **QUEUE_DOES_NOT_EXIST)
     expect_error(sqs, sqs.tag_queue, QueueUrl=url, Tags={"a": "b"}, **QUEUE_DOES_NOT_EXIST)
     expect_error(sqs, sqs.untag_queue, QueueUrl=url, TagKeys=["a"], **QUEUE_DOES_NOT_EXIST)
+
+
+TAG_KEY_LENGTH = "Tag keys must be between 1 and 128 characters in length."
+
+
+@pytest.mark.parametrize("key", ["", "k" * 129], ids=["empty", "129-chars"])
+def test_tag_keys_are_1_to_128_characters(sqs_unchecked, queue, key):
+    """AWS-recorded (issue 18, item 7); a 128-character key is fine (docs/sqs-reference.md 1.5)."""
+    sqs = sqs_unchecked
+    expect_error(sqs, sqs.tag_queue, QueueUrl=queue, Tags={key: "v"}, **INVALID_PARAMETER, message=TAG_KEY_LENGTH)
+    expect_error(sqs, sqs.untag_queue, QueueUrl=queue, TagKeys=[key], **INVALID_PARAMETER, message=TAG_KEY_LENGTH)
+    sqs.tag_queue(QueueUrl=queue, Tags={"k" * 128: "v"})
+    sqs.untag_queue(QueueUrl=queue, TagKeys=["k" * 128])
+    assert _tags(sqs, queue) == {}
+
+
+def test_untag_with_no_keys_is_refused(sqs_unchecked, queue):
+    """AWS-recorded (issue 18, item 7): the same wording as a key of the wrong length."""
+    sqs = sqs_unchecked
+    expect_error(sqs, sqs.untag_queue, QueueUrl=queue, TagKeys=[], **INVALID_PARAMETER, message=TAG_KEY_LENGTH)
 
 
 def _as_list(value):
