@@ -172,7 +172,7 @@ def tags(tags: dict[str, str]) -> None:
 
 def tag_keys(keys) -> None:
     """TagQueue's and UntagQueue's keys: at least one, each 1 to 128 characters (issue 18, AWS-recorded)."""
-    if not keys or not all(1 <= len(key) <= limits.MAX_TAG_KEY_LENGTH for key in keys):
+    if not keys or not all(1 <= len(key or "") <= limits.MAX_TAG_KEY_LENGTH for key in keys):
         raise invalid_parameter("Tag keys must be between 1 and 128 characters in length.")
 
 
