@@ -32,6 +32,7 @@ MAX_LIST_RESULTS = 1000  # ListQueues, ListDeadLetterSourceQueues
 MAX_TAGS = 50
 MAX_TAG_KEY_LENGTH = 128
 MAX_TAG_VALUE_LENGTH = 256
+MAX_PERMISSION_ACTIONS = 7  # actions of one AddPermission, or of one statement of a Policy
 MAX_RECEIVE_COUNT = 1000  # a redrive policy's maxReceiveCount
 MAX_REDRIVE_SOURCES = 10  # queues a RedriveAllowPolicy byQueue may name
 MAX_MOVE_RATE = 500  # messages per second of a move task

@@ -13,6 +13,20 @@ from emulator.engine.queue import Queue
 from emulator.errors import SqsError, invalid_parameter
 
 LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
+# What AddPermission may grant another account; every other action is the owner's alone (issue 18, AWS-recorded).
+SHAREABLE_ACTIONS = frozenset(
+    (
+        "*",
+        "ChangeMessageVisibility",
+        "DeleteMessage",
+        "GetQueueAttributes",
+        "GetQueueUrl",
+        "ListDeadLetterSourceQueues",
+        "PurgeQueue",
+        "ReceiveMessage",
+        "SendMessage",
+    )
+)
 
 
 def create_queue(ctx: Context, params: dict) -> dict:
@@ -130,6 +144,17 @@ def add_permission(ctx: Context, params: dict) -> dict:
         raise SqsError("MissingParameter", "The request must contain the parameter AWSAccountIds.")
     if not actions:
         raise SqsError("MissingParameter", "The request must contain the parameter Actions.")
+    # AWS counts the actions before it looks at any of them (issue 18).
+    if len(actions) > limits.MAX_PERMISSION_ACTIONS:
+        raise SqsError(
+            "OverLimit", f"{len(actions)} Actions were found, maximum allowed is {limits.MAX_PERMISSION_ACTIONS}."
+        )
+    for action in actions:
+        if action not in SHAREABLE_ACTIONS:
+            raise invalid_parameter(
+                f"Value SQS:{action} for parameter ActionName is invalid. "
+                "Reason: Only the queue owner is allowed to invoke this action."
+            )
     policy = _policy(queue)
     if any(statement.get("Sid") == label for statement in policy["Statement"]):
         raise invalid_parameter(f"Value {label} for parameter Label is invalid. Reason: Already exists.")
