@@ -264,14 +264,24 @@ _DEVIATIONS = [
         ops=("CreateQueue", "SetQueueAttributes"),
     ),
     Deviation(
-        "moto-fifo-attribute-on-standard-code",
-        "moto answers FifoQueue=true on a name without .fifo with InvalidParameterValue; AWS treats FifoQueue as an "
-        "unknown attribute of a standard queue: InvalidAttributeName 'Unknown Attribute FifoQueue.'",
+        "moto-accepts-fifo-false-on-standard",
+        "moto creates a standard queue given FifoQueue=false; AWS treats FifoQueue on a standard queue as an unknown "
+        "attribute: InvalidAttributeName 'Unknown Attribute FifoQueue.'",
         f"{REF} §2 ('Standard queue created with FIFO attributes: FifoQueue ... gives \"Unknown Attribute X.\"'); "
-        f"{RESEARCH} Q4",
-        ("error.*",),
-        {"error.Code": "InvalidAttributeName"},
+        "issue 18 item 2 (AWS-recorded: FifoQueue other than true on a standard name stays InvalidAttributeName)",
+        ("*",),
+        _error("InvalidAttributeName", 400, "InvalidAttributeName"),
         ops=("CreateQueue",),
+    ),
+    Deviation(
+        "moto-accepts-long-tag-keys",
+        "moto tags and untags with a key of 129 characters; AWS refuses a tag key that is empty or longer than 128 "
+        "characters: InvalidParameterValue 'Tag keys must be between 1 and 128 characters in length.'",
+        f"{GUIDE}/quotas-queues.html (tag key 1-128 characters); {REF} §1.5 (Tags); issue 18 item 7 (AWS-recorded "
+        "wording)",
+        ("*",),
+        _error("InvalidParameterValue", 400, "InvalidParameterValueException"),
+        ops=("TagQueue", "UntagQueue"),
     ),
     Deviation(
         "moto-ignores-max-results",

@@ -153,11 +153,19 @@ scenario(
             "CreateQueue", "visibility-text", QueueName="${a.name}", Attributes={"VisibilityTimeout": "soon"}, aws=IAV
         ),
         step("CreateQueue", "unknown", QueueName="${a.name}", Attributes={"Colour": "blue"}, aws=IAN),
-        step("CreateQueue", "fifo-on-standard-name", QueueName="${a.name}", Attributes={"FifoQueue": "true"}, aws=IAN),
+        # FifoQueue=true with a name without .fifo: the FIFO name is refused (issue 18, AWS-recorded).
+        step("CreateQueue", "fifo-on-standard-name", QueueName="${a.name}", Attributes={"FifoQueue": "true"}, aws=IPV),
+        step(
+            "CreateQueue",
+            "fifo-false-on-standard-name",
+            QueueName="${a.name}",
+            Attributes={"FifoQueue": "false"},
+            aws=IAN,
+        ),
     ],
     allow=[
         Allow("moto-skips-queue-attribute-validation", ("delay-901", "visibility-text", "unknown")),
-        Allow("moto-fifo-attribute-on-standard-code", ("fifo-on-standard-name",)),
+        Allow("moto-accepts-fifo-false-on-standard", ("fifo-false-on-standard-name",)),
     ],
 )
 
@@ -1090,8 +1098,13 @@ scenario(
         step("TagQueue", "no-tags", QueueUrl="${q.url}", Tags={}),
         step("UntagQueue", "no-keys", QueueUrl="${q.url}", TagKeys=[]),
         step("TagQueue", "too-many", QueueUrl="${q.url}", Tags={f"k{i}": "v" for i in range(51)}),
+        # Tag keys are 1 to 128 characters (issue 18, AWS-recorded; docs/sqs-reference.md 1.5).
+        step("TagQueue", "key-129", QueueUrl="${q.url}", Tags={"k" * 129: "v"}, aws=IPV),
+        step("UntagQueue", "untag-key-129", QueueUrl="${q.url}", TagKeys=["k" * 129], aws=IPV),
+        step("TagQueue", "key-128", QueueUrl="${q.url}", Tags={"k" * 128: "v"}, aws=OK),
     ],
     queues={"q": {}},
+    allow=[Allow("moto-accepts-long-tag-keys", ("key-129", "untag-key-129"))],
 )
 
 # ---------------------------------------------------------------- permissions
@@ -1125,6 +1138,25 @@ scenario(
             Label="p1",
             AWSAccountIds=["111111111111"],
             Actions=["ReceiveMessage"],
+            aws=IPV,
+        ),
+        # At most 7 actions, counted first; owner-only actions refused (issue 18, AWS-recorded).
+        step(
+            "AddPermission",
+            "eight-actions",
+            QueueUrl="${q.url}",
+            Label="p8",
+            AWSAccountIds=["111111111111"],
+            Actions=["SendMessage"] * 7 + ["DeleteQueue"],
+            aws=_error("OverLimit", 403, "OverLimit"),
+        ),
+        step(
+            "AddPermission",
+            "owner-only",
+            QueueUrl="${q.url}",
+            Label="p9",
+            AWSAccountIds=["111111111111"],
+            Actions=["RemovePermission"],
             aws=IPV,
         ),
         step("RemovePermission", "remove", QueueUrl="${q.url}", Label="p1", aws=OK),
