@@ -284,6 +284,28 @@ _DEVIATIONS = [
         ops=("TagQueue", "UntagQueue"),
     ),
     Deviation(
+        "moto-accepts-policy-over-7-actions",
+        "moto stores a Policy whose statement names more than 7 actions; AWS refuses it with 403 OverLimit "
+        "'<n> actions were found in a statement from the submitted policy, max allowed is 7'.",
+        "issue 18 item 6 (a live AWS report of SetQueueAttributes with 10 actions); "
+        f"{API}/API_AddPermission.html (AddPermission allows at most 7 actions: OverLimit)",
+        ("*",),
+        _error("OverLimit", 403, "OverLimit"),
+        ops=("SetQueueAttributes",),
+    ),
+    Deviation(
+        "moto-accepts-dedup-id-on-standard-batch",
+        "moto sends a standard queue's batch entry that carries a MessageDeduplicationId; AWS documents the "
+        "parameter for FIFO queues only, and refuses it on a standard queue ('Value <id> for parameter "
+        "MessageDeduplicationId is invalid. Reason: The request include parameter that is not valid for this queue "
+        "type.'), failing that entry alone as it does an entry over the size limit.",
+        f"{API}/API_SendMessageBatchRequestEntry.html (MessageDeduplicationId 'applies only to FIFO queues'); "
+        f"{REF} §2 ('Batch entry failures' of a standard queue are per entry); issue 18 item 9",
+        ("body.Successful*", "body.Failed*"),
+        {"body.Failed.0.Code": "InvalidParameterValue"},
+        ops=("SendMessageBatch",),
+    ),
+    Deviation(
         "moto-ignores-max-results",
         "moto returns every queue and no NextToken when MaxResults is smaller than the result; AWS pages and "
         "returns NextToken.",

@@ -384,8 +384,32 @@ scenario(
         step("GetQueueAttributes", "get", QueueUrl="${q.url}", AttributeNames=["Policy"]),
         step("SetQueueAttributes", "clear", QueueUrl="${q.url}", Attributes={"Policy": ""}),
         step("GetQueueAttributes", "get-cleared", QueueUrl="${q.url}", AttributeNames=["Policy"]),
+        # At most 7 actions in a statement (issue 18 item 6, a live AWS report).
+        step(
+            "SetQueueAttributes",
+            "eight-actions",
+            QueueUrl="${q.url}",
+            Attributes={
+                "Policy": json.dumps(
+                    {
+                        "Version": "2012-10-17",
+                        "Statement": [
+                            {
+                                "Sid": "s1",
+                                "Effect": "Allow",
+                                "Principal": "*",
+                                "Action": [f"sqs:Action{i}" for i in range(8)],
+                                "Resource": "${q.arn}",
+                            }
+                        ],
+                    }
+                )
+            },
+            aws=_error("OverLimit", 403, "OverLimit"),
+        ),
     ],
     queues={"q": {}},
+    allow=[Allow("moto-accepts-policy-over-7-actions", ("eight-actions",))],
 )
 
 scenario(
@@ -806,6 +830,32 @@ scenario(
     ],
     queues={"q": {}},
     allow=["moto-sender-fault-string"],
+)
+
+scenario(
+    "send-message-batch-dedup-id-on-standard",
+    [
+        # Issue 18 item 9: one entry fails, the others are sent (the nearest recorded case, a standard
+        # queue's entry over the size limit, fails alone: docs/sqs-reference.md section 2).
+        step(
+            "SendMessageBatch",
+            "send",
+            QueueUrl="${q.url}",
+            Entries=[
+                {"Id": "ok", "MessageBody": "fine"},
+                {"Id": "dd", "MessageBody": "x", "MessageDeduplicationId": "d"},
+            ],
+            aws={
+                "status": 200,
+                "body.Failed.0.Id": "dd",
+                "body.Failed.0.Code": "InvalidParameterValue",
+                "body.Failed.0.SenderFault": True,
+                "body.Successful.0.Id": "ok",
+            },
+        ),
+    ],
+    queues={"q": {}},
+    allow=["moto-sender-fault-string", "moto-accepts-dedup-id-on-standard-batch"],
 )
 
 scenario(
