@@ -26,10 +26,12 @@ class EmulatorApp:
         hostname: str | None = None,
         store: Store = MEMORY,
         auto_create: bool = False,
+        queue_urls: str = "aws",
     ):
         self.broker = broker
         self.store = store
         self.auto_create = auto_create
+        self.queue_urls = queue_urls
         self.metrics = Metrics(broker)
         self.account_id = account_id
         self.region = region
@@ -60,6 +62,7 @@ class EmulatorApp:
                 sender_id=identity.account,  # what AWS shows for root credentials
                 trace_header=request.headers.get("X-Amzn-Trace-Id"),
                 auto_create=self.auto_create,
+                url_form=self.queue_urls,
             )
             result = api.dispatch(ctx, operation, params)
             self.store.durable()  # --sync always: the reply waits for its change's commit

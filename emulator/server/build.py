@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from emulator import limits
+from emulator.api import queue_urls
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import Clock, ManualClock, RealClock
@@ -64,6 +65,7 @@ class Options:
     sync_interval_ms: int = 100
     config: str | None = None  # a TOML file of queues (emulator/server/config.py)
     auto_create: bool = False
+    queue_urls: str = "aws"  # the form of queue URLs: aws, path or host (emulator/api/queue_urls.py)
 
     def __post_init__(self):
         # One refusal at a time, the first bad value in the order the command line has always checked.
@@ -80,6 +82,7 @@ class Options:
             raise OptionError("account_id", "must be 12 digits")
         if self.hostname is not None and not _valid_host(self.hostname):
             raise OptionError("hostname", "must be a host name, optionally with :port")
+        _one_of("queue_urls", self.queue_urls, queue_urls.FORMS)
         if self.data_dir == "":
             raise OptionError("data_dir", "must name a directory")
 
@@ -135,7 +138,15 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         store.recover(broker)
         if options.config:
             config.apply(options.config, broker, options.account_id, options.region)
-        app = EmulatorApp(broker, options.account_id, options.region, options.hostname, store, options.auto_create)
+        app = EmulatorApp(
+            broker,
+            options.account_id,
+            options.region,
+            options.hostname,
+            store,
+            options.auto_create,
+            options.queue_urls,
+        )
         http = make_server(options.host, options.port, app, threaded=True, request_handler=handler) if listen else None
     except BaseException:
         broker.close()

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 
+from emulator.api import queue_urls
 from emulator.engine import receipts
 from emulator.inspect import cli as inspect_cli
 from emulator.server import config
@@ -47,6 +48,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     _option(parser, "--sync", "SQS_EMULATOR_SYNC", DEFAULT.sync, choices=list(SYNC_MODES))
     _option(parser, "--sync-interval-ms", "SQS_EMULATOR_SYNC_INTERVAL_MS", DEFAULT.sync_interval_ms, type=int)
     _option(parser, "--config", "SQS_EMULATOR_CONFIG", None)
+    # The form of queue URLs: aws (/<account>/<name> in every region), path (the region in the
+    # path), host (sqs.<region>.<host>); every form is accepted on input whichever is chosen.
+    _option(parser, "--queue-urls", "SQS_EMULATOR_QUEUE_URLS", DEFAULT.queue_urls, choices=list(queue_urls.FORMS))
     parser.add_argument(
         "--auto-create",
         action="store_true",

@@ -53,7 +53,9 @@ def test_a_bad_option_is_refused_with_the_command_lines_message(fields, argv, co
     assert capsys.readouterr().err.endswith(f"sqs-emulator: error: {command_line}\n")
 
 
-@pytest.mark.parametrize("field,value", [("clock", "sundial"), ("receipts", "lenient"), ("sync", "sometimes")])
+@pytest.mark.parametrize(
+    "field,value", [("clock", "sundial"), ("receipts", "lenient"), ("sync", "sometimes"), ("queue_urls", "subdomain")]
+)
 def test_a_choice_outside_its_list_is_refused(field, value):
     # The command line's argparse refuses these first, with its own "invalid choice" message.
     with pytest.raises(OptionError, match=f"^{field} is one of .*, not '{value}'$"):
@@ -64,8 +66,11 @@ def test_the_command_line_builds_its_options_from_arguments_and_environment(monk
     for name in [name for name in os.environ if name.startswith("SQS_EMULATOR_")]:
         monkeypatch.delenv(name)
     monkeypatch.setenv("SQS_EMULATOR_REGION", "eu-west-1")
+    monkeypatch.setenv("SQS_EMULATOR_QUEUE_URLS", "path")
     args = cli.parse_args(["--port", "0", "--clock", "manual", "--receipts", "strict", "--auto-create"])
-    assert args.options == Options(port=0, region="eu-west-1", clock="manual", receipts="strict", auto_create=True)
+    assert args.options == Options(
+        port=0, region="eu-west-1", clock="manual", receipts="strict", auto_create=True, queue_urls="path"
+    )
 
 
 def test_build_without_listening_wires_a_manual_clock_from_its_start():
