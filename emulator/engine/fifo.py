@@ -33,12 +33,31 @@ from emulator.errors import invalid_parameter
 
 DEDUP_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
 ATTEMPT_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
-# Sequence numbers are 20 digits, as AWS's are, and strictly increase per queue.
-SEQUENCE_BASE = 10**19
+# AWS's sequence numbers are large and non-consecutive, 20 digits as returned (e.g.
+# 18849496460467696128), and increase per queue (docs/sqs-reference.md 1.8; issue 18).
+# Here: a base from the queue's creation second, then a stride per arrival number plus a
+# scrambled offset below the stride, so they stay strictly increasing, and across a
+# restart, since the store keeps the arrival counter.
+SEQUENCE_STRIDE = 1 << 20
+_MASK64 = (1 << 64) - 1
 NEVER = float("inf")
 # A group is keyed by its messages' group_id, typed as the field is: the api layer
 # gives every FIFO message one, and the order needs no more than equal keys.
 GroupKey = str | None
+
+
+def sequence_number(created_at: int, seq: int) -> str:
+    """The SequenceNumber of a queue's `seq`-th arrival: 20 digits, strictly increasing in seq.
+    The base is the queue's own (from its creation second), between 1e19 and 5e19, which leaves
+    room for 4e13 arrivals before a 21st digit."""
+    base = 10**19 + _scattered(created_at) % (4 * 10**19)
+    return str(base + seq * SEQUENCE_STRIDE + _scattered(seq) % SEQUENCE_STRIDE)
+
+
+def _scattered(n: int) -> int:
+    """n's bits mixed (a multiply and an xor-shift): neighbouring numbers get unrelated values."""
+    n = (n * 0x9E3779B97F4A7C15) & _MASK64
+    return n ^ (n >> 29)
 
 
 class _Group:
@@ -205,7 +224,7 @@ class FifoQueue(Queue):
                     self._dedup.put(key, sent, since=expires_at - DEDUP_WINDOW)
 
     def _stamp(self, message: Message) -> None:
-        message.sequence_number = str(SEQUENCE_BASE + message.seq)
+        message.sequence_number = sequence_number(self.created_at, message.seq)
 
     # -- receive: attempt ids ----------------------------------------------
 
