@@ -435,6 +435,32 @@ def test_message_group_scope_dedups_per_group(sqs, fifo_factory):
     assert bodies(receive(sqs, per_group, MaxNumberOfMessages=10)) == ["in a", "in b"]
 
 
+def test_a_scope_changed_to_message_group_still_dedups_per_queue(sqs, fifo_factory):
+    """Recorded on AWS (issue 18 item 4): SetQueueAttributes changes the DeduplicationScope that
+    GetQueueAttributes returns, not how deduplication acts: a queue created with scope queue still
+    treats an id seen in another group as a duplicate, for ids sent before and after the change."""
+    url = fifo_factory()
+    before = send(sqs, url, "before, in a", group="a", dedup="old")
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"DeduplicationScope": "messageGroup"})
+    assert queue_attrs(sqs, url, "DeduplicationScope") == {"DeduplicationScope": "messageGroup"}
+    assert send(sqs, url, "old id, in b", group="b", dedup="old")["MessageId"] == before["MessageId"]
+    after = send(sqs, url, "after, in a", group="a", dedup="new")
+    assert send(sqs, url, "new id, in b", group="b", dedup="new")["MessageId"] == after["MessageId"]
+    assert bodies(receive(sqs, url, MaxNumberOfMessages=10)) == ["before, in a", "after, in a"]
+
+
+def test_a_scope_changed_to_queue_still_dedups_per_group(sqs, fifo_factory):
+    """Recorded on AWS (issue 18 item 4), the other way: created with messageGroup and then set to
+    queue, the same id in another group is still delivered."""
+    url = fifo_factory({"DeduplicationScope": "messageGroup"})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"DeduplicationScope": "queue"})
+    assert queue_attrs(sqs, url, "DeduplicationScope") == {"DeduplicationScope": "queue"}
+    send(sqs, url, "in a", group="a", dedup="same")
+    send(sqs, url, "in b", group="b", dedup="same")
+    send(sqs, url, "again in b", group="b", dedup="same")
+    assert bodies(receive(sqs, url, MaxNumberOfMessages=10)) == ["in a", "in b"]
+
+
 def test_duplicates_inside_one_batch(sqs, fifo):
     result = sqs.send_message_batch(
         QueueUrl=fifo,

@@ -1072,6 +1072,50 @@ scenario(
 )
 
 scenario(
+    "fifo-deduplication-scope-changed-after-creation",
+    [
+        # Issue 18 item 4 (AWS-recorded): the attribute changes, deduplication keeps the scope of creation.
+        step(
+            "SetQueueAttributes",
+            "to-message-group",
+            QueueUrl="${q.fifo.url}",
+            Attributes={"DeduplicationScope": "messageGroup"},
+            aws=OK,
+        ),
+        step(
+            "GetQueueAttributes",
+            "shown",
+            QueueUrl="${q.fifo.url}",
+            AttributeNames=["DeduplicationScope"],
+            aws={"body.Attributes.DeduplicationScope": "messageGroup"},
+        ),
+        step(
+            "SendMessage",
+            "in-a",
+            QueueUrl="${q.fifo.url}",
+            MessageBody="a",
+            MessageGroupId="a",
+            MessageDeduplicationId="d",
+        ),
+        step(
+            "SendMessage",
+            "same-id-in-b",
+            QueueUrl="${q.fifo.url}",
+            MessageBody="b",
+            MessageGroupId="b",
+            MessageDeduplicationId="d",
+        ),
+        receive("receive", QueueUrl="${q.fifo.url}", MaxNumberOfMessages=10),
+    ],
+    queues={"q.fifo": FIFO},
+    allow=[
+        Allow("moto-no-sequence-number-on-send", ("in-a", "same-id-in-b")),
+        Allow("moto-duplicate-gets-a-new-message-id", ("same-id-in-b",)),
+    ],
+    needs=("fifo",),
+)
+
+scenario(
     "fifo-deduplication-outlives-delete",
     [
         step(

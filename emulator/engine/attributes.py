@@ -125,8 +125,7 @@ class Settings(NamedTuple):
     receive_wait_seconds: int
     redrive: redrive.RedrivePolicy | None
     redrive_allow: redrive.RedriveAllowPolicy | None
-    content_based_deduplication: bool  # FIFO only, like the next
-    dedup_per_group: bool
+    content_based_deduplication: bool  # FIFO only
 
     @classmethod
     def of(cls, attributes: dict[str, str]) -> "Settings":
@@ -141,7 +140,6 @@ class Settings(NamedTuple):
             redrive=redrive.parse_redrive_policy(policy) if policy else None,
             redrive_allow=redrive.parse_redrive_allow_policy(allow) if allow else None,
             content_based_deduplication=attributes.get("ContentBasedDeduplication") == "true",
-            dedup_per_group=attributes.get("DeduplicationScope") == "messageGroup",
         )
 
 

@@ -192,6 +192,9 @@ class FifoQueue(Queue):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # Deduplication keeps the scope the queue was created with: AWS, recorded both ways (issue 18),
+        # changes the attribute SetQueueAttributes sets but not whether ids are per group.
+        self.dedup_scope = self.attributes["DeduplicationScope"]
         self._dedup = ExpiringMap(DEDUP_WINDOW, self._clock, self._scheduler, self._lock)
         self._attempts = ExpiringMap(ATTEMPT_WINDOW, self._clock, self._scheduler, self._lock)
 
@@ -206,7 +209,7 @@ class FifoQueue(Queue):
     def _accept(self, message: Message, now: float, delay: float) -> Sent:
         if message.dedup_id is None:  # the api layer checked that the queue deduplicates by content
             message.dedup_id = hashlib.sha256(message.body.encode()).hexdigest()
-        key = (message.group_id, message.dedup_id) if self.dedup_per_group else message.dedup_id
+        key = (message.group_id, message.dedup_id) if self.dedup_scope == "messageGroup" else message.dedup_id
         original = self._dedup.get(key)
         if original is not None:
             return original  # accepted, not delivered again
