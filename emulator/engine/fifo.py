@@ -117,6 +117,9 @@ class GroupOrder:
             group = self._groups[message.group_id] = _Group()
         heapq.heappush(group.inflight, (message.seq, message))
 
+    def delayed(self, message: Message, entering: bool) -> None:
+        pass  # a FIFO group waits on its visible and in-flight messages only
+
     def released(self, message: Message) -> bool:
         """The message left the in-flight state: True when its group became ready."""
         key = message.group_id
