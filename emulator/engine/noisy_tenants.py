@@ -13,7 +13,7 @@ and it is no longer noisy once its backlog is drained or it has sent nothing for
 test on the manual clock can rely on it. What AWS leaves open, decided here:
 a message's processing time runs from its receive to its delete or the end of
 its visibility (as issue 18 words it), and "recent" is the last 5 minutes (the
-horizon of the quiet rule). Messages without a group are each their own tenant:
+horizon of the quiet rule), counted by whole seconds. Messages without a group are each their own tenant:
 their processing time counts in the total, and they are never noisy.
 """
 
@@ -26,14 +26,16 @@ RECENT_SECONDS = 300.0  # the window of processing time a share is taken of
 
 
 class NoisyTenants:
-    """The rule's bookkeeping: each tenant's last send and recent processing time.
+    """The rule's bookkeeping: each tenant's last send and recent processing time, the
+    latter in one-second buckets so that memory stays bounded whatever the throughput.
     Called with the queue's lock held."""
 
     def __init__(self):
         self._last_sent: dict[str, float] = {}
         self._processing: dict[str | None, float] = {}  # tenant -> seconds within the window
         self._total = 0.0
-        self._finished: deque[tuple[float, str | None, float]] = deque()  # (ended at, tenant, seconds)
+        # (second, {tenant: seconds}) of processing that ended in that second, oldest first
+        self._buckets: deque[tuple[int, dict[str | None, float]]] = deque()
 
     def sent(self, tenant: str, sent_at: float) -> None:
         if sent_at > self._last_sent.get(tenant, float("-inf")):
@@ -42,22 +44,26 @@ class NoisyTenants:
     def processed(self, tenant: str | None, started: float, now: float) -> None:
         """A message of `tenant` left the in-flight state: its processing time counts."""
         seconds = max(0.0, now - started)
-        self._finished.append((now, tenant, seconds))
+        second = int(now)
+        if not self._buckets or self._buckets[-1][0] != second:
+            self._buckets.append((second, {}))
+        bucket = self._buckets[-1][1]
+        bucket[tenant] = bucket.get(tenant, 0.0) + seconds
         self._processing[tenant] = self._processing.get(tenant, 0.0) + seconds
         self._total += seconds
 
     def advance(self, now: float) -> None:
-        """Forget processing that ended before the window."""
-        finished, processing = self._finished, self._processing
-        while finished and finished[0][0] <= now - RECENT_SECONDS:
-            _, tenant, seconds = finished.popleft()
-            left = processing[tenant] - seconds
-            if left > 0:
-                processing[tenant] = left
-            else:
-                del processing[tenant]
-            self._total -= seconds
-        if not finished:
+        """Forget processing that ended before the window (by whole seconds)."""
+        buckets, processing = self._buckets, self._processing
+        while buckets and buckets[0][0] + 1 <= now - RECENT_SECONDS:
+            for tenant, seconds in buckets.popleft()[1].items():
+                left = processing[tenant] - seconds
+                if left > 0:
+                    processing[tenant] = left
+                else:
+                    del processing[tenant]
+                self._total -= seconds
+        if not buckets:
             self._total = 0.0  # no float drift once the window is empty
 
     def noisy(self, tenant: str, inflight: int, queue_inflight: int, now: float) -> bool:
