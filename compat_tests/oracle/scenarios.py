@@ -11,6 +11,7 @@ for that step, checked on the emulator's answer whatever moto says (paths:
 from __future__ import annotations
 
 import json
+import re
 
 from compat_tests.helpers import md5_of_attributes
 from compat_tests.oracle.deviations import TRACE_HEADER, _error
@@ -465,6 +466,38 @@ scenario(
         step("SendMessage", "send", QueueUrl="${q.name}", MessageBody="by name", aws=OK),
         receive("receive", QueueUrl="${q.name}", aws={"body.Messages.0.Body": "by name"}),
         step("SendMessage", "missing", QueueUrl="${nope.name}", MessageBody="x", aws=NEQ),
+    ],
+    queues={"q": {}},
+)
+
+
+def _aws_shaped(url) -> bool:
+    """/<12 digits>/<name>, the path of an AWS queue URL in every region"""
+    return isinstance(url, str) and re.fullmatch(r"(<host>|https?://[^/]+)/\d{12}/[^/]+", url) is not None
+
+
+scenario(
+    "one-name-in-two-regions",
+    [
+        # Issue 18 item 1: AWS's URL path is /<account>/<name> in every region (docs/sqs-reference.md
+        # section 3); the same name in two regions is two queues, each listed in its own region.
+        step(
+            "CreateQueue", "create-west", QueueName="${q.name}", region="eu-west-1", aws={"body.QueueUrl": _aws_shaped}
+        ),
+        step("GetQueueUrl", "url-west", QueueName="${q.name}", region="eu-west-1", save={"west": "QueueUrl"}),
+        step("SendMessage", "send-west", QueueUrl="${west}", MessageBody="west", region="eu-west-1", aws=OK),
+        receive("receive-east", QueueUrl="${q.url}", aws=NO_MESSAGES),
+        receive("receive-west", QueueUrl="${west}", region="eu-west-1", aws={"body.Messages.0.Body": "west"}),
+        step(
+            "GetQueueAttributes",
+            "arn-west",
+            QueueUrl="${west}",
+            AttributeNames=["QueueArn"],
+            region="eu-west-1",
+            aws={"body.Attributes.QueueArn": lambda v: isinstance(v, str) and v.startswith("arn:aws:sqs:eu-west-1:")},
+        ),
+        step("ListQueues", "list-west", QueueNamePrefix="${q.name}", region="eu-west-1"),
+        step("DeleteQueue", "delete-west", QueueUrl="${west}", region="eu-west-1", aws=OK),
     ],
     queues={"q": {}},
 )
