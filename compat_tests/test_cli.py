@@ -130,6 +130,7 @@ BAD = {
     "sync": ("never", "must be one of always, interval, off, not 'never'"),
     "sync_interval_ms": ("0", "must be from 1 to 60000, not 0"),
     "config": ("", "must name a file, not ''"),
+    "queue_urls": ("subdomain", "must be one of aws, path, host, not 'subdomain'"),
     "auto_create": ("maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "long_poll_cap": ("-0.5", "must be 0 or more seconds, not -0.5"),
 }

@@ -46,7 +46,9 @@ def test_the_example_config_creates_its_queues_with_dead_letter_targets_by_name(
     fifo = sqs.get_queue_url(QueueName="payments.fifo")["QueueUrl"]
     assert queue_attrs(sqs, fifo, "ContentBasedDeduplication") == {"ContentBasedDeduplication": "true"}
     other = sqs_client(server.url, region="eu-west-1", access_key="111122223333")
-    assert other.get_queue_url(QueueName="audit")["QueueUrl"].endswith("/eu-west-1/111122223333/audit")
+    audit = other.get_queue_url(QueueName="audit")["QueueUrl"]
+    assert audit == f"{server.url}/111122223333/audit"  # the aws URL form: the region is the signature's
+    assert queue_attrs(other, audit, "QueueArn") == {"QueueArn": "arn:aws:sqs:eu-west-1:111122223333:audit"}
 
 
 def test_a_queue_kept_in_the_data_dir_is_not_overwritten_and_the_difference_is_reported(tmp_path):

@@ -7,6 +7,7 @@ Time moves on the server's manual clock (advance), never by sleeping.
 """
 
 import hashlib
+import itertools
 import threading
 
 import pytest
@@ -89,7 +90,7 @@ def test_fifo_name_without_fifo_queue_attribute_is_an_invalid_name(sqs):
     )
 
 
-@pytest.mark.parametrize("name_suffix, value", [("", "true"), (".fifo", "false")])
+@pytest.mark.parametrize("name_suffix, value", [("", "false"), (".fifo", "false"), ("", "yes")])
 def test_fifo_queue_attribute_without_both_parts_is_unknown(sqs, name_suffix, value):
     expect_error(
         sqs,
@@ -98,6 +99,20 @@ def test_fifo_queue_attribute_without_both_parts_is_unknown(sqs, name_suffix, va
         Attributes={"FifoQueue": value},
         **INVALID_ATTRIBUTE_NAME,
         message="Unknown Attribute FifoQueue.",
+    )
+
+
+@pytest.mark.parametrize("attributes", [{"FifoQueue": "true"}, {"FifoQueue": "true", "NoSuchAttribute": "1"}])
+def test_fifo_queue_true_with_a_standard_name_is_an_invalid_fifo_name(sqs, attributes):
+    """AWS-recorded (issue 18, item 2): the name is judged as a FIFO name, before any attribute name."""
+    expect_error(
+        sqs,
+        sqs.create_queue,
+        QueueName=unique_name("ff"),
+        Attributes=attributes,
+        **INVALID_PARAMETER,
+        message="The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, "
+        "must end with .fifo suffix and be 1 to 80 in length.",
     )
 
 
@@ -420,6 +435,32 @@ def test_message_group_scope_dedups_per_group(sqs, fifo_factory):
     assert bodies(receive(sqs, per_group, MaxNumberOfMessages=10)) == ["in a", "in b"]
 
 
+def test_a_scope_changed_to_message_group_still_dedups_per_queue(sqs, fifo_factory):
+    """Recorded on AWS (issue 18 item 4): SetQueueAttributes changes the DeduplicationScope that
+    GetQueueAttributes returns, not how deduplication acts: a queue created with scope queue still
+    treats an id seen in another group as a duplicate, for ids sent before and after the change."""
+    url = fifo_factory()
+    before = send(sqs, url, "before, in a", group="a", dedup="old")
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"DeduplicationScope": "messageGroup"})
+    assert queue_attrs(sqs, url, "DeduplicationScope") == {"DeduplicationScope": "messageGroup"}
+    assert send(sqs, url, "old id, in b", group="b", dedup="old")["MessageId"] == before["MessageId"]
+    after = send(sqs, url, "after, in a", group="a", dedup="new")
+    assert send(sqs, url, "new id, in b", group="b", dedup="new")["MessageId"] == after["MessageId"]
+    assert bodies(receive(sqs, url, MaxNumberOfMessages=10)) == ["before, in a", "after, in a"]
+
+
+def test_a_scope_changed_to_queue_still_dedups_per_group(sqs, fifo_factory):
+    """Recorded on AWS (issue 18 item 4), the other way: created with messageGroup and then set to
+    queue, the same id in another group is still delivered."""
+    url = fifo_factory({"DeduplicationScope": "messageGroup"})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"DeduplicationScope": "queue"})
+    assert queue_attrs(sqs, url, "DeduplicationScope") == {"DeduplicationScope": "queue"}
+    send(sqs, url, "in a", group="a", dedup="same")
+    send(sqs, url, "in b", group="b", dedup="same")
+    send(sqs, url, "again in b", group="b", dedup="same")
+    assert bodies(receive(sqs, url, MaxNumberOfMessages=10)) == ["in a", "in b"]
+
+
 def test_duplicates_inside_one_batch(sqs, fifo):
     result = sqs.send_message_batch(
         QueueUrl=fifo,
@@ -445,6 +486,8 @@ def test_sequence_numbers_are_20_digits_strictly_increasing_and_received(sqs, fi
     numbers.append(batch["Successful"][0]["SequenceNumber"])
     assert all(len(n) == 20 and n.isdigit() for n in numbers)
     assert [int(n) for n in numbers] == sorted({int(n) for n in numbers})
+    # 'Large, non-consecutive' (docs/sqs-reference.md 1.8; AWS's e.g. 18849496460467696128, issue 18).
+    assert all(int(b) - int(a) > 1 for a, b in itertools.pairwise(numbers))
     received = receive(sqs, fifo, MaxNumberOfMessages=10, AttributeNames=["SequenceNumber"])
     assert sorted(m["Attributes"]["SequenceNumber"] for m in received) == sorted(numbers)
 

@@ -1,13 +1,16 @@
-"""Queue URLs: they name the queue's region and account, and a request is
-served by the queue its URL names (docs/sqs-reference.md section 3).
-
-The server's default region keeps the short form ``/<account>/<name>``; other
-regions carry the region in the path, ``/<region>/<account>/<name>``. A bare
-queue name is accepted wherever a QueueUrl goes, for the caller's account and
-region, as on AWS.
+"""Queue URLs in the default form, --queue-urls aws: ``/<account>/<name>`` in every
+region, as on AWS, whose URLs name the region only in the host
+(https://sqs.<region>.amazonaws.com/<account>/<name>, docs/sqs-reference.md
+section 3; issue 18 item 1). A request is served by the queue of the account
+and name its URL gives, in the region the URL's host names, else in the
+region of the request's signature. The other forms, and every form read
+whichever is rendered: compat_tests/test_queue_url_forms.py. A bare queue name
+is accepted wherever a QueueUrl goes, for the caller's account and region, as
+on AWS.
 """
 
 import json
+import re
 
 import pytest
 
@@ -28,6 +31,8 @@ from compat_tests.servers import start_emulator
 OTHER_REGION = "eu-north-1"
 OTHER_ACCOUNT = "111111111111"
 emulator_only = pytest.mark.skipif(TARGET != "emulator", reason="the URL form and --hostname are the emulator's")
+# The shape libraries check before they send (sqsx: (http|https)://host/<12 digits>/<name>).
+AWS_SHAPE = r"https?://[^/]+/\d{12}/[A-Za-z0-9_-]{1,80}(\.fifo)?"
 
 
 @pytest.fixture
@@ -36,42 +41,50 @@ def north(make_client):
 
 
 @emulator_only
-def test_default_region_keeps_the_short_form(sqs, endpoint, queue_factory):
-    name = unique_name()
-    url = queue_factory(name)
-    assert url == f"{endpoint}/{DEFAULT_ACCOUNT}/{name}"
-
-
-@emulator_only
-def test_other_regions_carry_the_region_in_the_path(north, endpoint, queue_factory):
-    name = unique_name()
-    url = queue_factory(name, client=north)
-    assert url == f"{endpoint}/{OTHER_REGION}/{DEFAULT_ACCOUNT}/{name}"
-    # Every operation that answers with URLs renders them the same way.
-    assert north.get_queue_url(QueueName=name)["QueueUrl"] == url
-    assert north.list_queues(QueueNamePrefix=name)["QueueUrls"] == [url]
-    assert north.create_queue(QueueName=name)["QueueUrl"] == url
-
-
-def test_same_name_in_two_regions_or_accounts_gets_two_urls(sqs, north, make_client, queue_factory):
-    name = unique_name()
-    east = queue_factory(name)
-    other_region = queue_factory(name, client=north)
-    other_account = queue_factory(name, client=make_client(access_key=OTHER_ACCOUNT))
-    assert len({east, other_region, other_account}) == 3
-    expect_error(north, north.get_queue_url, QueueName=unique_name("missing"), **QUEUE_DOES_NOT_EXIST)
-
-
-def test_the_url_names_the_queue_not_the_signing_region(sqs, north, queue_factory):
+def test_every_region_has_the_aws_form(sqs, north, endpoint, queue_factory):
     name = unique_name()
     east = queue_factory(name)
     other = queue_factory(name, client=north)
-    # A us-east-1 client using the eu-north-1 URL reaches the eu-north-1 queue, and back.
-    sqs.send_message(QueueUrl=other, MessageBody="to the north")
-    north.send_message(QueueUrl=east, MessageBody="to the east")
+    assert east == other == f"{endpoint}/{DEFAULT_ACCOUNT}/{name}"
+    assert re.fullmatch(AWS_SHAPE, other)
+    # Every operation that answers with URLs renders them the same way.
+    assert north.get_queue_url(QueueName=name)["QueueUrl"] == other
+    assert north.list_queues(QueueNamePrefix=name)["QueueUrls"] == [other]
+    assert north.create_queue(QueueName=name)["QueueUrl"] == other
+
+
+def test_same_name_in_two_regions_or_accounts_is_two_queues(sqs, north, make_client, queue_factory):
+    """One name in two regions stays two queues, each listed in its own region (docs/sqs-reference.md
+    section 3: on AWS the same name created through clients of two regions is two queues with two URLs,
+    and GetQueueUrl from another region does not find it; issue 18 item 1)."""
+    name = unique_name()
+    stranger = make_client(access_key=OTHER_ACCOUNT)
+    east = queue_factory(name)
+    other_region = queue_factory(name, client=north)
+    other_account = queue_factory(name, client=stranger)
+    arns = {arn_of(sqs, east), arn_of(north, other_region), arn_of(stranger, other_account)}
+    assert arns == {
+        f"arn:aws:sqs:us-east-1:{DEFAULT_ACCOUNT}:{name}",
+        f"arn:aws:sqs:{OTHER_REGION}:{DEFAULT_ACCOUNT}:{name}",
+        f"arn:aws:sqs:us-east-1:{OTHER_ACCOUNT}:{name}",
+    }
+    assert sqs.list_queues(QueueNamePrefix=name)["QueueUrls"] == [east]
+    assert north.list_queues(QueueNamePrefix=name)["QueueUrls"] == [other_region]
+    expect_error(north, north.get_queue_url, QueueName=unique_name("missing"), **QUEUE_DOES_NOT_EXIST)
+
+
+@emulator_only
+def test_a_url_without_a_region_is_the_signing_regions_queue(sqs, north, queue_factory):
+    """On AWS a URL's region is its host's, and a client signs for the region it sends to; here the
+    host is the server's, so the signature says the region (issue 18 item 1)."""
+    name = unique_name()
+    east = queue_factory(name)
+    other = queue_factory(name, client=north)
+    sqs.send_message(QueueUrl=east, MessageBody="to the east")
+    north.send_message(QueueUrl=other, MessageBody="to the north")
     assert [m["Body"] for m in receive(north, other)] == ["to the north"]
     assert [m["Body"] for m in receive(sqs, east)] == ["to the east"]
-    assert arn_of(sqs, other) == f"arn:aws:sqs:{OTHER_REGION}:{DEFAULT_ACCOUNT}:{name}"
+    assert arn_of(north, other) == f"arn:aws:sqs:{OTHER_REGION}:{DEFAULT_ACCOUNT}:{name}"
 
 
 def test_dead_letter_sources_are_listed_with_their_urls(north, queue_factory):
@@ -84,20 +97,29 @@ def test_dead_letter_sources_are_listed_with_their_urls(north, queue_factory):
 
 
 @emulator_only
-def test_incoming_urls_are_matched_by_path_whatever_their_host(sqs, north, queue_factory):
+@pytest.mark.parametrize(
+    "form",
+    [
+        "https://sqs.{region}.amazonaws.com/{region}/{account}/{name}",  # the region in the path
+        "https://sqs.{region}.amazonaws.com/{account}/{name}",  # AWS's own: the region in the host
+        "http://sqs.{region}.localhost:4566/{account}/{name}",
+    ],
+    ids=["path", "aws-host", "local-host"],
+)
+def test_incoming_urls_name_their_region_in_the_path_or_the_host(sqs, north, queue_factory, form):
     name = unique_name()
     url = queue_factory(name, client=north)
-    foreign = f"https://sqs.{OTHER_REGION}.amazonaws.com/{OTHER_REGION}/{DEFAULT_ACCOUNT}/{name}"
+    queue_factory(name)  # the same name in the signing region is not the one the URL names
+    foreign = form.format(region=OTHER_REGION, account=DEFAULT_ACCOUNT, name=name)
     sqs.send_message(QueueUrl=foreign, MessageBody="any host")
     assert receive_one(north, url)["Body"] == "any host"
 
 
 @emulator_only
-def test_query_request_posted_to_a_regional_queue_url(raw, north, queue_factory):
+def test_query_request_posted_to_a_queue_url(raw, north, queue_factory):
     url = queue_factory(client=north)
     path = url[len(raw.endpoint) :]
-    assert path.startswith(f"/{OTHER_REGION}/")
-    resp = raw.query({"Action": "SendMessage", "MessageBody": "via the path"}, path=path)
+    resp = raw.query({"Action": "SendMessage", "MessageBody": "via the path"}, path=path, region=OTHER_REGION)
     assert resp.status == 200, resp.body
     assert receive_one(north, url)["Body"] == "via the path"
 
@@ -160,4 +182,4 @@ def test_hostname_sets_the_host_of_queue_urls(hostname_server):
     client.send_message(QueueUrl=url, MessageBody="hello")
     assert receive_one(client, url)["Body"] == "hello"
     north = sqs_client(endpoint, region=OTHER_REGION)
-    assert north.create_queue(QueueName=name)["QueueUrl"] == f"http://{host}/{OTHER_REGION}/{DEFAULT_ACCOUNT}/{name}"
+    assert north.create_queue(QueueName=name)["QueueUrl"] == f"http://{host}/{DEFAULT_ACCOUNT}/{name}"

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from compat_tests.helpers import (
     DEFAULT_ACCOUNT,
     INVALID_PARAMETER,
@@ -40,6 +42,26 @@ def test_tags_missing_queue(sqs, endpoint):
     expect_error(sqs, sqs.list_queue_tags, QueueUrl=url, **QUEUE_DOES_NOT_EXIST)
     expect_error(sqs, sqs.tag_queue, QueueUrl=url, Tags={"a": "b"}, **QUEUE_DOES_NOT_EXIST)
     expect_error(sqs, sqs.untag_queue, QueueUrl=url, TagKeys=["a"], **QUEUE_DOES_NOT_EXIST)
+
+
+TAG_KEY_LENGTH = "Tag keys must be between 1 and 128 characters in length."
+
+
+@pytest.mark.parametrize("key", ["", "k" * 129], ids=["empty", "129-chars"])
+def test_tag_keys_are_1_to_128_characters(sqs_unchecked, queue, key):
+    """AWS-recorded (issue 18, item 7); a 128-character key is fine (docs/sqs-reference.md 1.5)."""
+    sqs = sqs_unchecked
+    expect_error(sqs, sqs.tag_queue, QueueUrl=queue, Tags={key: "v"}, **INVALID_PARAMETER, message=TAG_KEY_LENGTH)
+    expect_error(sqs, sqs.untag_queue, QueueUrl=queue, TagKeys=[key], **INVALID_PARAMETER, message=TAG_KEY_LENGTH)
+    sqs.tag_queue(QueueUrl=queue, Tags={"k" * 128: "v"})
+    sqs.untag_queue(QueueUrl=queue, TagKeys=["k" * 128])
+    assert _tags(sqs, queue) == {}
+
+
+def test_untag_with_no_keys_is_refused(sqs_unchecked, queue):
+    """AWS-recorded (issue 18, item 7): the same wording as a key of the wrong length."""
+    sqs = sqs_unchecked
+    expect_error(sqs, sqs.untag_queue, QueueUrl=queue, TagKeys=[], **INVALID_PARAMETER, message=TAG_KEY_LENGTH)
 
 
 def _as_list(value):
@@ -111,3 +133,74 @@ def test_permission_missing_queue(sqs, endpoint):
         Actions=["SendMessage"],
         **QUEUE_DOES_NOT_EXIST,
     )
+
+
+OVER_LIMIT = {"code": "OverLimit", "status": 403, "shape": "OverLimit"}
+SHAREABLE = [
+    "ChangeMessageVisibility",
+    "DeleteMessage",
+    "GetQueueAttributes",
+    "GetQueueUrl",
+    "ListDeadLetterSourceQueues",
+    "PurgeQueue",
+    "ReceiveMessage",
+]
+
+
+def test_add_permission_allows_at_most_7_actions_counted_first(sqs, queue):
+    """AWS-recorded (issue 18, item 6): the count is checked before the actions themselves,
+    so 8 actions of which one is the owner's alone are still 'OverLimit'."""
+    sqs.add_permission(QueueUrl=queue, Label="seven", AWSAccountIds=["111111111111"], Actions=SHAREABLE)
+    assert len(_as_list(_statements(sqs, queue)["seven"]["Action"])) == 7
+    expect_error(
+        sqs,
+        sqs.add_permission,
+        QueueUrl=queue,
+        Label="eight",
+        AWSAccountIds=["111111111111"],
+        Actions=[*SHAREABLE, "DeleteQueue"],
+        **OVER_LIMIT,
+        message="8 Actions were found, maximum allowed is 7.",
+    )
+    assert set(_statements(sqs, queue)) == {"seven"}
+
+
+@pytest.mark.parametrize("action", ["RemovePermission", "AddPermission", "DeleteQueue", "SetQueueAttributes"])
+def test_owner_only_actions_cannot_be_granted(sqs, queue, action):
+    """AWS-recorded (issue 18, item 6): only *, the message actions, GetQueueAttributes, GetQueueUrl,
+    ListDeadLetterSourceQueues and PurgeQueue may be granted to another account."""
+    expect_error(
+        sqs,
+        sqs.add_permission,
+        QueueUrl=queue,
+        Label="owner-only",
+        AWSAccountIds=["111111111111"],
+        Actions=["SendMessage", action],
+        **INVALID_PARAMETER,
+        message=f"Value SQS:{action} for parameter ActionName is invalid. "
+        "Reason: Only the queue owner is allowed to invoke this action.",
+    )
+    assert _statements(sqs, queue) == {}
+
+
+def _policy(arn, actions):
+    statement = {"Sid": "s", "Effect": "Allow", "Principal": {"AWS": "111111111111"}, "Action": actions}
+    return json.dumps({"Version": "2012-10-17", "Statement": [{**statement, "Resource": arn}]})
+
+
+def test_a_policy_statement_names_at_most_7_actions(sqs, queue):
+    """A live AWS report quoted in issue 18, item 6: SetQueueAttributes with a Policy whose
+    statement names 10 actions is 403 OverLimit, in this wording (no final period)."""
+    arn = queue_attrs(sqs, queue, "QueueArn")["QueueArn"]
+    ten = [f"SQS:{action}" for action in [*SHAREABLE, "SendMessage", "DeleteQueue", "TagQueue"]]
+    expect_error(
+        sqs,
+        sqs.set_queue_attributes,
+        QueueUrl=queue,
+        Attributes={"Policy": _policy(arn, ten)},
+        **OVER_LIMIT,
+        message="10 actions were found in a statement from the submitted policy, max allowed is 7",
+    )
+    assert _statements(sqs, queue) == {}
+    sqs.set_queue_attributes(QueueUrl=queue, Attributes={"Policy": _policy(arn, ten[:7])})
+    assert len(_statements(sqs, queue)["s"]["Action"]) == 7

@@ -17,6 +17,7 @@ from compat_tests.helpers import (
     expect_error,
     md5_hex,
     receive_one,
+    sqs_client,
     unique_name,
 )
 
@@ -325,7 +326,6 @@ def _queue_path(url: str) -> str:
     [
         "Action=CreateQueue&QueueName=x",
         "Action=ListQueues",
-        "Action=GetQueueUrl&QueueName=x",
     ],
 )
 def test_get_on_a_queue_url_with_an_action_not_for_queues(raw, queue, query):
@@ -343,11 +343,38 @@ def test_get_on_a_queue_url_with_a_queue_action(raw, sqs, queue):
 
 
 @pytest.mark.parametrize("method", ["GET", "POST"])
-def test_a_queue_url_with_no_action(raw, queue, method):
-    resp = raw.request(method, _queue_path(queue))
+@pytest.mark.parametrize("accept", [None, "application/json"])
+def test_a_queue_url_with_no_action(raw, queue, method, accept):
+    """404 <UnknownOperationException/>, in XML even to a request that asks for JSON
+    (docs/sqs-reference.md section 3; issue 18 item 5, AWS-recorded)."""
+    resp = raw.request(method, _queue_path(queue), headers={"Accept": accept} if accept else None)
     assert resp.status == 404, resp.body
-    assert b"<UnknownOperationException" in resp.body
+    assert resp.header("Content-Type").startswith("text/xml")
+    assert resp.xml().tag == "UnknownOperationException"
     _request_id(resp)
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_get_queue_url_sent_to_a_queue_url(raw, queue_factory, method):
+    """GetQueueUrl sent to a queue's URL answers with the URL of the queue QueueName names,
+    also another queue's (issue 18 item 5, AWS-recorded)."""
+    here, other = queue_factory(), queue_factory()
+    query = f"Action=GetQueueUrl&QueueName={other.rsplit('/', 1)[1]}&Version=2012-11-05"
+    if method == "GET":
+        resp = raw.request("GET", f"{_queue_path(here)}?{query}")
+    else:
+        headers = {"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"}
+        resp = raw.request("POST", _queue_path(here), query, headers)
+    assert resp.status == 200, resp.body
+    assert resp.xml().findtext("GetQueueUrlResult/QueueUrl") == other
+
+
+def test_a_client_whose_endpoint_is_a_queue_url(queue_factory):
+    """An SDK client pointed at a queue's URL (the query protocol through old boto3, JSON through
+    current boto3) gets the URL of the queue it names (issue 18 item 5)."""
+    here, other = queue_factory(), queue_factory()
+    client = sqs_client(here)
+    assert client.get_queue_url(QueueName=other.rsplit("/", 1)[1])["QueueUrl"] == other
 
 
 def test_query_answers_in_json_when_asked(raw, queue):

@@ -174,3 +174,14 @@ def test_fifo_missing_group_id(summary):
     err = summary["fifo"]["missingGroup"]
     assert (err["Code"], err["httpStatusCode"]) == ("MissingParameter", 400), err
     assert err["message"] == "The request must contain the parameter MessageGroupId.", err
+
+
+def test_one_name_in_two_regions_has_the_aws_url_shape(summary, endpoint):
+    """--queue-urls aws, the default (issue 18 item 1): /<account>/<name> in every region, the
+    region taken from the request's signature; the SDK sends to the queue URL's host."""
+    regions = summary["regions"]
+    name = f"{summary['queueName']}-r"
+    assert regions["eastUrl"] == regions["westUrl"] == f"{endpoint}/{DEFAULT_ACCOUNT}/{name}"
+    assert (regions["westBodies"], regions["eastBodies"]) == (["west"], ["east"])
+    assert regions["westArn"] == f"arn:aws:sqs:eu-west-1:{DEFAULT_ACCOUNT}:{name}"
+    assert regions["westListed"] == [regions["westUrl"]]

@@ -264,14 +264,46 @@ _DEVIATIONS = [
         ops=("CreateQueue", "SetQueueAttributes"),
     ),
     Deviation(
-        "moto-fifo-attribute-on-standard-code",
-        "moto answers FifoQueue=true on a name without .fifo with InvalidParameterValue; AWS treats FifoQueue as an "
-        "unknown attribute of a standard queue: InvalidAttributeName 'Unknown Attribute FifoQueue.'",
+        "moto-accepts-fifo-false-on-standard",
+        "moto creates a standard queue given FifoQueue=false; AWS treats FifoQueue on a standard queue as an unknown "
+        "attribute: InvalidAttributeName 'Unknown Attribute FifoQueue.'",
         f"{REF} §2 ('Standard queue created with FIFO attributes: FifoQueue ... gives \"Unknown Attribute X.\"'); "
-        f"{RESEARCH} Q4",
-        ("error.*",),
-        {"error.Code": "InvalidAttributeName"},
+        "issue 18 item 2 (AWS-recorded: FifoQueue other than true on a standard name stays InvalidAttributeName)",
+        ("*",),
+        _error("InvalidAttributeName", 400, "InvalidAttributeName"),
         ops=("CreateQueue",),
+    ),
+    Deviation(
+        "moto-accepts-long-tag-keys",
+        "moto tags and untags with a key of 129 characters; AWS refuses a tag key that is empty or longer than 128 "
+        "characters: InvalidParameterValue 'Tag keys must be between 1 and 128 characters in length.'",
+        f"{GUIDE}/quotas-queues.html (tag key 1-128 characters); {REF} §1.5 (Tags); issue 18 item 7 (AWS-recorded "
+        "wording)",
+        ("*",),
+        _error("InvalidParameterValue", 400, "InvalidParameterValueException"),
+        ops=("TagQueue", "UntagQueue"),
+    ),
+    Deviation(
+        "moto-accepts-policy-over-7-actions",
+        "moto stores a Policy whose statement names more than 7 actions; AWS refuses it with 403 OverLimit "
+        "'<n> actions were found in a statement from the submitted policy, max allowed is 7'.",
+        "issue 18 item 6 (a live AWS report of SetQueueAttributes with 10 actions); "
+        f"{API}/API_AddPermission.html (AddPermission allows at most 7 actions: OverLimit)",
+        ("*",),
+        _error("OverLimit", 403, "OverLimit"),
+        ops=("SetQueueAttributes",),
+    ),
+    Deviation(
+        "moto-accepts-dedup-id-on-standard-batch",
+        "moto sends a standard queue's batch entry that carries a MessageDeduplicationId; AWS documents the "
+        "parameter for FIFO queues only, and refuses it on a standard queue ('Value <id> for parameter "
+        "MessageDeduplicationId is invalid. Reason: The request include parameter that is not valid for this queue "
+        "type.'), failing that entry alone as it does an entry over the size limit.",
+        f"{API}/API_SendMessageBatchRequestEntry.html (MessageDeduplicationId 'applies only to FIFO queues'); "
+        f"{REF} §2 ('Batch entry failures' of a standard queue are per entry); issue 18 item 9",
+        ("body.Successful*", "body.Failed*"),
+        {"body.Failed.0.Code": "InvalidParameterValue"},
+        ops=("SendMessageBatch",),
     ),
     Deviation(
         "moto-ignores-max-results",

@@ -53,10 +53,11 @@ class Step:
     label: str = ""
     save: dict = field(default_factory=dict)  # var -> dotted path into the raw response
     aws: dict = field(default_factory=dict)  # flattened path -> value AWS documents (checked on the emulator)
+    region: str = REGION  # the region the step's client signs for
 
 
-def step(op: str, label: str = "", *, save=None, aws=None, **params) -> Step:
-    return Step(op=op, params=params, label=label, save=save or {}, aws=aws or {})
+def step(op: str, label: str = "", *, save=None, aws=None, region=REGION, **params) -> Step:
+    return Step(op=op, params=params, label=label, save=save or {}, aws=aws or {}, region=region)
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,8 @@ class Scenario:
 # ------------------------------------------------------------------ running
 
 
-def make_client(endpoint: str):
-    return sqs_client(endpoint, REGION, validate=False)
+def make_client(endpoint: str, region: str = REGION):
+    return sqs_client(endpoint, region, validate=False)
 
 
 def _snake(op: str) -> str:
@@ -186,6 +187,7 @@ def call(client, op: str, params: dict) -> tuple[dict, str | None, dict | None]:
 
 def run_scenario(sc: Scenario, endpoint: str, target: str) -> Run:
     client = make_client(endpoint)
+    clients = {REGION: client}
     ctx = Context(endpoint, uuid.uuid4().hex[:8])
     norm = Normalizer(ctx)
     results: list[StepResult] = []
@@ -207,7 +209,9 @@ def run_scenario(sc: Scenario, endpoint: str, target: str) -> Run:
                 time.sleep(float(st.params.get("seconds", 0)))
                 continue
             params = ctx.resolve(st.params)
-            outcome, message, raw = call(client, st.op, params)
+            if st.region not in clients:
+                clients[st.region] = make_client(endpoint, st.region)
+            outcome, message, raw = call(clients[st.region], st.op, params)
             for var, path in st.save.items():
                 try:
                     ctx.vars[var] = dig(raw, path) if raw is not None else None
@@ -216,7 +220,8 @@ def run_scenario(sc: Scenario, endpoint: str, target: str) -> Run:
             results.append(StepResult(label, st.op, norm.outcome(outcome), norm.text(message)))
         return Run(target, results)
     finally:
-        _cleanup(client, ctx.prefix)
+        for each in clients.values():
+            _cleanup(each, ctx.prefix)
 
 
 def _cleanup(client, prefix: str) -> None:

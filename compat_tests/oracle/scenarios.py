@@ -11,6 +11,7 @@ for that step, checked on the emulator's answer whatever moto says (paths:
 from __future__ import annotations
 
 import json
+import re
 
 from compat_tests.helpers import md5_of_attributes
 from compat_tests.oracle.deviations import TRACE_HEADER, _error
@@ -153,11 +154,19 @@ scenario(
             "CreateQueue", "visibility-text", QueueName="${a.name}", Attributes={"VisibilityTimeout": "soon"}, aws=IAV
         ),
         step("CreateQueue", "unknown", QueueName="${a.name}", Attributes={"Colour": "blue"}, aws=IAN),
-        step("CreateQueue", "fifo-on-standard-name", QueueName="${a.name}", Attributes={"FifoQueue": "true"}, aws=IAN),
+        # FifoQueue=true with a name without .fifo: the FIFO name is refused (issue 18, AWS-recorded).
+        step("CreateQueue", "fifo-on-standard-name", QueueName="${a.name}", Attributes={"FifoQueue": "true"}, aws=IPV),
+        step(
+            "CreateQueue",
+            "fifo-false-on-standard-name",
+            QueueName="${a.name}",
+            Attributes={"FifoQueue": "false"},
+            aws=IAN,
+        ),
     ],
     allow=[
         Allow("moto-skips-queue-attribute-validation", ("delay-901", "visibility-text", "unknown")),
-        Allow("moto-fifo-attribute-on-standard-code", ("fifo-on-standard-name",)),
+        Allow("moto-accepts-fifo-false-on-standard", ("fifo-false-on-standard-name",)),
     ],
 )
 
@@ -376,8 +385,32 @@ scenario(
         step("GetQueueAttributes", "get", QueueUrl="${q.url}", AttributeNames=["Policy"]),
         step("SetQueueAttributes", "clear", QueueUrl="${q.url}", Attributes={"Policy": ""}),
         step("GetQueueAttributes", "get-cleared", QueueUrl="${q.url}", AttributeNames=["Policy"]),
+        # At most 7 actions in a statement (issue 18 item 6, a live AWS report).
+        step(
+            "SetQueueAttributes",
+            "eight-actions",
+            QueueUrl="${q.url}",
+            Attributes={
+                "Policy": json.dumps(
+                    {
+                        "Version": "2012-10-17",
+                        "Statement": [
+                            {
+                                "Sid": "s1",
+                                "Effect": "Allow",
+                                "Principal": "*",
+                                "Action": [f"sqs:Action{i}" for i in range(8)],
+                                "Resource": "${q.arn}",
+                            }
+                        ],
+                    }
+                )
+            },
+            aws=_error("OverLimit", 403, "OverLimit"),
+        ),
     ],
     queues={"q": {}},
+    allow=[Allow("moto-accepts-policy-over-7-actions", ("eight-actions",))],
 )
 
 scenario(
@@ -433,6 +466,38 @@ scenario(
         step("SendMessage", "send", QueueUrl="${q.name}", MessageBody="by name", aws=OK),
         receive("receive", QueueUrl="${q.name}", aws={"body.Messages.0.Body": "by name"}),
         step("SendMessage", "missing", QueueUrl="${nope.name}", MessageBody="x", aws=NEQ),
+    ],
+    queues={"q": {}},
+)
+
+
+def _aws_shaped(url) -> bool:
+    """/<12 digits>/<name>, the path of an AWS queue URL in every region"""
+    return isinstance(url, str) and re.fullmatch(r"(<host>|https?://[^/]+)/\d{12}/[^/]+", url) is not None
+
+
+scenario(
+    "one-name-in-two-regions",
+    [
+        # Issue 18 item 1: AWS's URL path is /<account>/<name> in every region (docs/sqs-reference.md
+        # section 3); the same name in two regions is two queues, each listed in its own region.
+        step(
+            "CreateQueue", "create-west", QueueName="${q.name}", region="eu-west-1", aws={"body.QueueUrl": _aws_shaped}
+        ),
+        step("GetQueueUrl", "url-west", QueueName="${q.name}", region="eu-west-1", save={"west": "QueueUrl"}),
+        step("SendMessage", "send-west", QueueUrl="${west}", MessageBody="west", region="eu-west-1", aws=OK),
+        receive("receive-east", QueueUrl="${q.url}", aws=NO_MESSAGES),
+        receive("receive-west", QueueUrl="${west}", region="eu-west-1", aws={"body.Messages.0.Body": "west"}),
+        step(
+            "GetQueueAttributes",
+            "arn-west",
+            QueueUrl="${west}",
+            AttributeNames=["QueueArn"],
+            region="eu-west-1",
+            aws={"body.Attributes.QueueArn": lambda v: isinstance(v, str) and v.startswith("arn:aws:sqs:eu-west-1:")},
+        ),
+        step("ListQueues", "list-west", QueueNamePrefix="${q.name}", region="eu-west-1"),
+        step("DeleteQueue", "delete-west", QueueUrl="${west}", region="eu-west-1", aws=OK),
     ],
     queues={"q": {}},
 )
@@ -801,6 +866,32 @@ scenario(
 )
 
 scenario(
+    "send-message-batch-dedup-id-on-standard",
+    [
+        # Issue 18 item 9: one entry fails, the others are sent (the nearest recorded case, a standard
+        # queue's entry over the size limit, fails alone: docs/sqs-reference.md section 2).
+        step(
+            "SendMessageBatch",
+            "send",
+            QueueUrl="${q.url}",
+            Entries=[
+                {"Id": "ok", "MessageBody": "fine"},
+                {"Id": "dd", "MessageBody": "x", "MessageDeduplicationId": "d"},
+            ],
+            aws={
+                "status": 200,
+                "body.Failed.0.Id": "dd",
+                "body.Failed.0.Code": "InvalidParameterValue",
+                "body.Failed.0.SenderFault": True,
+                "body.Successful.0.Id": "ok",
+            },
+        ),
+    ],
+    queues={"q": {}},
+    allow=["moto-sender-fault-string", "moto-accepts-dedup-id-on-standard-batch"],
+)
+
+scenario(
     "batch-request-errors",
     [
         step(
@@ -1014,6 +1105,50 @@ scenario(
 )
 
 scenario(
+    "fifo-deduplication-scope-changed-after-creation",
+    [
+        # Issue 18 item 4 (AWS-recorded): the attribute changes, deduplication keeps the scope of creation.
+        step(
+            "SetQueueAttributes",
+            "to-message-group",
+            QueueUrl="${q.fifo.url}",
+            Attributes={"DeduplicationScope": "messageGroup"},
+            aws=OK,
+        ),
+        step(
+            "GetQueueAttributes",
+            "shown",
+            QueueUrl="${q.fifo.url}",
+            AttributeNames=["DeduplicationScope"],
+            aws={"body.Attributes.DeduplicationScope": "messageGroup"},
+        ),
+        step(
+            "SendMessage",
+            "in-a",
+            QueueUrl="${q.fifo.url}",
+            MessageBody="a",
+            MessageGroupId="a",
+            MessageDeduplicationId="d",
+        ),
+        step(
+            "SendMessage",
+            "same-id-in-b",
+            QueueUrl="${q.fifo.url}",
+            MessageBody="b",
+            MessageGroupId="b",
+            MessageDeduplicationId="d",
+        ),
+        receive("receive", QueueUrl="${q.fifo.url}", MaxNumberOfMessages=10),
+    ],
+    queues={"q.fifo": FIFO},
+    allow=[
+        Allow("moto-no-sequence-number-on-send", ("in-a", "same-id-in-b")),
+        Allow("moto-duplicate-gets-a-new-message-id", ("same-id-in-b",)),
+    ],
+    needs=("fifo",),
+)
+
+scenario(
     "fifo-deduplication-outlives-delete",
     [
         step(
@@ -1090,8 +1225,13 @@ scenario(
         step("TagQueue", "no-tags", QueueUrl="${q.url}", Tags={}),
         step("UntagQueue", "no-keys", QueueUrl="${q.url}", TagKeys=[]),
         step("TagQueue", "too-many", QueueUrl="${q.url}", Tags={f"k{i}": "v" for i in range(51)}),
+        # Tag keys are 1 to 128 characters (issue 18, AWS-recorded; docs/sqs-reference.md 1.5).
+        step("TagQueue", "key-129", QueueUrl="${q.url}", Tags={"k" * 129: "v"}, aws=IPV),
+        step("UntagQueue", "untag-key-129", QueueUrl="${q.url}", TagKeys=["k" * 129], aws=IPV),
+        step("TagQueue", "key-128", QueueUrl="${q.url}", Tags={"k" * 128: "v"}, aws=OK),
     ],
     queues={"q": {}},
+    allow=[Allow("moto-accepts-long-tag-keys", ("key-129", "untag-key-129"))],
 )
 
 # ---------------------------------------------------------------- permissions
@@ -1125,6 +1265,25 @@ scenario(
             Label="p1",
             AWSAccountIds=["111111111111"],
             Actions=["ReceiveMessage"],
+            aws=IPV,
+        ),
+        # At most 7 actions, counted first; owner-only actions refused (issue 18, AWS-recorded).
+        step(
+            "AddPermission",
+            "eight-actions",
+            QueueUrl="${q.url}",
+            Label="p8",
+            AWSAccountIds=["111111111111"],
+            Actions=["SendMessage"] * 7 + ["DeleteQueue"],
+            aws=_error("OverLimit", 403, "OverLimit"),
+        ),
+        step(
+            "AddPermission",
+            "owner-only",
+            QueueUrl="${q.url}",
+            Label="p9",
+            AWSAccountIds=["111111111111"],
+            Actions=["RemovePermission"],
             aws=IPV,
         ),
         step("RemovePermission", "remove", QueueUrl="${q.url}", Label="p1", aws=OK),

@@ -1,9 +1,8 @@
 """Who is asking and where: the account, region and host of one request."""
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
-from emulator.api import validation
+from emulator.api import queue_urls, validation
 from emulator.engine.broker import Broker
 from emulator.engine.queue import Queue
 from emulator.errors import SqsError, queue_does_not_exist
@@ -15,40 +14,33 @@ class Context:
     account: str
     region: str  # the request's signing region
     base_url: str  # scheme://host[:port] that queue URLs carry (the client's Host header, or --hostname)
-    default_region: str  # the server's --region: its queues keep the short URL form
+    default_region: str  # the server's --region: with --queue-urls path, its queues keep the short form
     sender_id: str
     trace_header: str | None = None  # the request's X-Amzn-Trace-Id, for AWSTraceHeader
     auto_create: bool = False  # --auto-create: a missing queue is created with default attributes
+    url_form: str = "aws"  # --queue-urls: the form rendered (api/queue_urls.py); every form is read
 
     def queue_url(self, queue: Queue) -> str:
-        """The URL of a queue, the one form every operation renders.
-
-        A URL names its queue's region, as AWS's sqs.<region>.amazonaws.com
-        does; the region goes in the path because subdomains of localhost do
-        not resolve everywhere. The default region keeps the short form.
-        """
-        if queue.region == self.default_region:
-            return f"{self.base_url}/{queue.account}/{queue.name}"
-        return f"{self.base_url}/{queue.region}/{queue.account}/{queue.name}"
+        """The URL of a queue in the server's form (api/queue_urls.py), the one every operation renders."""
+        return queue_urls.render(
+            self.url_form, self.base_url, queue.region, queue.account, queue.name, self.default_region
+        )
 
     def queue(self, queue_url: str) -> Queue:
-        """The queue a QueueUrl names, matched by its path whatever its host.
+        """The queue a QueueUrl names, in any form, whatever its host.
 
-        As on AWS, a bare queue name stands for that queue of the caller's
-        account and region.
+        What the URL leaves out is the request's: a bare queue name is that queue
+        of the caller's account and region (as on AWS), and a URL without a region
+        is of the signing region, as on AWS; except with --queue-urls path, whose
+        URLs without a region are the server's region's.
         """
-        if "/" not in queue_url:
-            return self.named_queue(self.account, self.region, queue_url)
-        parts = urlsplit(queue_url).path.strip("/").split("/")
-        if not all(parts):
+        address = queue_urls.parse(queue_url)
+        if address is None:
             raise queue_does_not_exist()
-        if len(parts) == 4 and parts[0] == "queue":
-            parts = parts[1:]  # LocalStack's path form: /queue/<region>/<account>/<name>
-        if len(parts) == 2:
-            return self.named_queue(parts[0], self.default_region, parts[1])
-        if len(parts) == 3:
-            return self.named_queue(parts[1], parts[0], parts[2])
-        raise queue_does_not_exist()
+        if address.account is None:
+            return self.named_queue(self.account, self.region, address.name)
+        region = address.region or (self.default_region if self.url_form == "path" else self.region)
+        return self.named_queue(address.account, region, address.name)
 
     def named_queue(self, account: str, region: str, name: str) -> Queue:
         try:

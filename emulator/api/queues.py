@@ -13,6 +13,20 @@ from emulator.engine.queue import Queue
 from emulator.errors import SqsError, invalid_parameter
 
 LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
+# What AddPermission may grant another account; every other action is the owner's alone (issue 18, AWS-recorded).
+SHAREABLE_ACTIONS = frozenset(
+    (
+        "*",
+        "ChangeMessageVisibility",
+        "DeleteMessage",
+        "GetQueueAttributes",
+        "GetQueueUrl",
+        "ListDeadLetterSourceQueues",
+        "PurgeQueue",
+        "ReceiveMessage",
+        "SendMessage",
+    )
+)
 
 
 def create_queue(ctx: Context, params: dict) -> dict:
@@ -20,7 +34,11 @@ def create_queue(ctx: Context, params: dict) -> dict:
     attributes = params.get("Attributes") or {}
     # A FIFO queue needs both the suffix and FifoQueue=true; with only one of them,
     # FifoQueue is an unknown attribute of a standard queue, or the name is invalid.
-    fifo = name.endswith(".fifo") and str(attributes.get("FifoQueue", "")).lower() == "true"
+    wants_fifo = str(attributes.get("FifoQueue", "")).lower() == "true"
+    fifo = name.endswith(".fifo") and wants_fifo
+    if wants_fifo and not fifo:
+        # AWS checks the name of a queue asked to be FIFO before any attribute name.
+        validation.queue_name(name, fifo=True)
     queue_attributes.validate(attributes, fifo)
     validation.queue_name(name, fifo)
     tags = params.get("tags") or {}
@@ -100,8 +118,7 @@ def tag_queue(ctx: Context, params: dict) -> dict:
 
 def untag_queue(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    if not params["TagKeys"]:
-        raise invalid_parameter("Value for parameter TagKeys is invalid. Reason: Must specify at least one tag key.")
+    validation.tag_keys(params["TagKeys"])
     queue.untag(params["TagKeys"])
     return {}
 
@@ -127,6 +144,17 @@ def add_permission(ctx: Context, params: dict) -> dict:
         raise SqsError("MissingParameter", "The request must contain the parameter AWSAccountIds.")
     if not actions:
         raise SqsError("MissingParameter", "The request must contain the parameter Actions.")
+    # AWS counts the actions before it looks at any of them (issue 18).
+    if len(actions) > limits.MAX_PERMISSION_ACTIONS:
+        raise SqsError(
+            "OverLimit", f"{len(actions)} Actions were found, maximum allowed is {limits.MAX_PERMISSION_ACTIONS}."
+        )
+    for action in actions:
+        if action not in SHAREABLE_ACTIONS:
+            raise invalid_parameter(
+                f"Value SQS:{action} for parameter ActionName is invalid. "
+                "Reason: Only the queue owner is allowed to invoke this action."
+            )
     policy = _policy(queue)
     if any(statement.get("Sid") == label for statement in policy["Statement"]):
         raise invalid_parameter(f"Value {label} for parameter Label is invalid. Reason: Already exists.")

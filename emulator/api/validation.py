@@ -163,9 +163,17 @@ def batch_entries(entries: list[dict[str, Any]], entry_shape: str) -> None:
 
 
 def tags(tags: dict[str, str]) -> None:
+    if tags:
+        tag_keys(tags)
     for key, value in tags.items():
-        if not 1 <= len(key) <= 128 or len(value) > 256 or key.lower().startswith("aws:"):
+        if len(value) > limits.MAX_TAG_VALUE_LENGTH or key.lower().startswith("aws:"):
             raise invalid_parameter(f"Tag key or value is invalid: {key!r}.")
+
+
+def tag_keys(keys) -> None:
+    """TagQueue's and UntagQueue's keys: at least one, each 1 to 128 characters (issue 18, AWS-recorded)."""
+    if not keys or not all(1 <= len(key or "") <= limits.MAX_TAG_KEY_LENGTH for key in keys):
+        raise invalid_parameter("Tag keys must be between 1 and 128 characters in length.")
 
 
 # 1 to 128 letters, digits and ASCII punctuation: MessageGroupId, MessageDeduplicationId, ReceiveRequestAttemptId.

@@ -46,6 +46,22 @@ def _json_object(value: str) -> bool:
         return False
 
 
+def _checked_policy(value: str) -> str:
+    """A Policy whose statements each name at most 7 actions, as AWS enforces on
+    SetQueueAttributes (issue 18: a live AWS report of the error's wording)."""
+    statements = json.loads(value).get("Statement", []) if value else []
+    for statement in statements if isinstance(statements, list) else [statements]:
+        actions = statement.get("Action", []) if isinstance(statement, dict) else []
+        count = len(actions) if isinstance(actions, list) else 1
+        if count > limits.MAX_PERMISSION_ACTIONS:
+            raise SqsError(
+                "OverLimit",
+                f"{count} actions were found in a statement from the submitted policy, "
+                f"max allowed is {limits.MAX_PERMISSION_ACTIONS}",
+            )
+    return value
+
+
 def _boolean(value: str) -> bool:
     return value.lower() in ("true", "false")
 
@@ -65,7 +81,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     "ReceiveMessageWaitTimeSeconds": Setting("0", _int_range(0, limits.MAX_WAIT_SECONDS)),
     "VisibilityTimeout": Setting(str(limits.DEFAULT_VISIBILITY_TIMEOUT), _int_range(0, limits.MAX_VISIBILITY_TIMEOUT)),
-    "Policy": Setting(None, lambda v: v == "" or _json_object(v)),
+    "Policy": Setting(None, lambda v: v == "" or _json_object(v), _checked_policy),
     "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
     # AWS lists the key reuse period only while a KMS key is set (docs/sqs-reference.md section 3).
     "KmsDataKeyReusePeriodSeconds": Setting(
@@ -109,8 +125,7 @@ class Settings(NamedTuple):
     receive_wait_seconds: int
     redrive: redrive.RedrivePolicy | None
     redrive_allow: redrive.RedriveAllowPolicy | None
-    content_based_deduplication: bool  # FIFO only, like the next
-    dedup_per_group: bool
+    content_based_deduplication: bool  # FIFO only
 
     @classmethod
     def of(cls, attributes: dict[str, str]) -> "Settings":
@@ -125,7 +140,6 @@ class Settings(NamedTuple):
             redrive=redrive.parse_redrive_policy(policy) if policy else None,
             redrive_allow=redrive.parse_redrive_allow_policy(allow) if allow else None,
             content_based_deduplication=attributes.get("ContentBasedDeduplication") == "true",
-            dedup_per_group=attributes.get("DeduplicationScope") == "messageGroup",
         )
 
 

@@ -213,9 +213,13 @@ class Broker:
         created_at: int,
         modified_at: int,
         purged_at: float | None,
+        dedup_scope: str | None = None,
     ) -> Queue:
-        """A queue as a store kept it (attributes as the queue showed them); its messages follow."""
+        """A queue as a store kept it (attributes as the queue showed them, a FIFO queue's
+        deduplication scope as created); its messages follow."""
         queue = self._new_queue(FifoQueue if fifo else StandardQueue, account, region, name, attributes)
+        if dedup_scope is not None:
+            queue.dedup_scope = dedup_scope
         queue.tags.update(tags)
         queue.created_at, queue.modified_at, queue.purged_at = created_at, modified_at, purged_at
         with self._lock:

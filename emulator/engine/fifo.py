@@ -33,12 +33,31 @@ from emulator.errors import invalid_parameter
 
 DEDUP_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
 ATTEMPT_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
-# Sequence numbers are 20 digits, as AWS's are, and strictly increase per queue.
-SEQUENCE_BASE = 10**19
+# AWS's sequence numbers are large and non-consecutive, 20 digits as returned (e.g.
+# 18849496460467696128), and increase per queue (docs/sqs-reference.md 1.8; issue 18).
+# Here: a base from the queue's creation second, then a stride per arrival number plus a
+# scrambled offset below the stride, so they stay strictly increasing, and across a
+# restart, since the store keeps the arrival counter.
+SEQUENCE_STRIDE = 1 << 20
+_MASK64 = (1 << 64) - 1
 NEVER = float("inf")
 # A group is keyed by its messages' group_id, typed as the field is: the api layer
 # gives every FIFO message one, and the order needs no more than equal keys.
 GroupKey = str | None
+
+
+def sequence_number(created_at: int, seq: int) -> str:
+    """The SequenceNumber of a queue's `seq`-th arrival: 20 digits, strictly increasing in seq.
+    The base is the queue's own (from its creation second), between 1e19 and 5e19, which leaves
+    room for 4e13 arrivals before a 21st digit."""
+    base = 10**19 + _scattered(created_at) % (4 * 10**19)
+    return str(base + seq * SEQUENCE_STRIDE + _scattered(seq) % SEQUENCE_STRIDE)
+
+
+def _scattered(n: int) -> int:
+    """n's bits mixed (a multiply and an xor-shift): neighbouring numbers get unrelated values."""
+    n = (n * 0x9E3779B97F4A7C15) & _MASK64
+    return n ^ (n >> 29)
 
 
 class _Group:
@@ -97,6 +116,9 @@ class GroupOrder:
         if group is None:  # only on recovery: a group with nothing visible
             group = self._groups[message.group_id] = _Group()
         heapq.heappush(group.inflight, (message.seq, message))
+
+    def delayed(self, message: Message, entering: bool) -> None:
+        pass  # a FIFO group waits on its visible and in-flight messages only
 
     def released(self, message: Message) -> bool:
         """The message left the in-flight state: True when its group became ready."""
@@ -173,6 +195,9 @@ class FifoQueue(Queue):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # Deduplication keeps the scope the queue was created with: AWS, recorded both ways (issue 18),
+        # changes the attribute SetQueueAttributes sets but not whether ids are per group.
+        self.dedup_scope = self.attributes["DeduplicationScope"]
         self._dedup = ExpiringMap(DEDUP_WINDOW, self._clock, self._scheduler, self._lock)
         self._attempts = ExpiringMap(ATTEMPT_WINDOW, self._clock, self._scheduler, self._lock)
 
@@ -187,7 +212,7 @@ class FifoQueue(Queue):
     def _accept(self, message: Message, now: float, delay: float) -> Sent:
         if message.dedup_id is None:  # the api layer checked that the queue deduplicates by content
             message.dedup_id = hashlib.sha256(message.body.encode()).hexdigest()
-        key = (message.group_id, message.dedup_id) if self.dedup_per_group else message.dedup_id
+        key = (message.group_id, message.dedup_id) if self.dedup_scope == "messageGroup" else message.dedup_id
         original = self._dedup.get(key)
         if original is not None:
             return original  # accepted, not delivered again
@@ -205,7 +230,7 @@ class FifoQueue(Queue):
                     self._dedup.put(key, sent, since=expires_at - DEDUP_WINDOW)
 
     def _stamp(self, message: Message) -> None:
-        message.sequence_number = str(SEQUENCE_BASE + message.seq)
+        message.sequence_number = sequence_number(self.created_at, message.seq)
 
     # -- receive: attempt ids ----------------------------------------------
 

@@ -30,7 +30,7 @@ class QueueConfig:
     redrive_allow = setting("redrive_allow")
     # FIFO only (False on a standard queue, as in Settings); here so that code holding a Queue may ask.
     content_based_deduplication = setting("content_based_deduplication")
-    dedup_per_group = setting("dedup_per_group")
+    dedup_scope: str | None = None  # FIFO: DeduplicationScope as created (fifo.py)
 
     settings: queue_attributes.Settings
 

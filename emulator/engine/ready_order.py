@@ -30,6 +30,10 @@ class ReadyOrder(Protocol):
         """The visible message went away (deleted, expired) while in the order; its
         entry may stay until it surfaces. Called with the queue's lock held."""
 
+    def delayed(self, message: Message, entering: bool) -> None:
+        """The message entered (True) or left (False) the DELAYED state: fair queues
+        count each tenant's delayed messages. Called with the queue's lock held."""
+
     def taken(self, message: Message) -> None:
         """The message went in flight (delivered, or put back so by a store).
         Called with the queue's lock held."""

@@ -4,35 +4,39 @@ A message whose visibility ended goes back to its place by send order, so it
 is received before messages sent after it (as AWS-recorded responses show).
 
 Fair queues (AWS, July 2025): a MessageGroupId on a standard queue names a
-tenant. AWS marks a tenant noisy while it holds more than 10% of the queue's
-in-flight messages and at least 30 of its own, and then serves quiet tenants'
-messages first; among noisy tenants, the one with the fewest in flight first
+tenant. Once a tenant is noisy (AWS's whole rule: noisy_tenants.py), quiet
+tenants' messages are served first; among noisy tenants, the one with the fewest
+in flight first
 (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-fair-queues-detailed.html).
 Here that rule is exact and deterministic: each pick takes the oldest message
 of the quiet tenants (messages without a group are each their own tenant, so
 always quiet); only when no quiet tenant has one, the oldest of the noisy
 tenant with the fewest in flight. A noisy tenant holds over 10% of the
-in-flight messages, so there are at most nine, and a pick looks at no more
-than ten tenants whatever their number.
+in-flight messages or of the recent processing time, so there are at most
+eighteen, and a pick looks at no more than nineteen tenants whatever their number.
 """
 
 import heapq
 from collections.abc import Generator
 
+from emulator.engine.clock import Clock
 from emulator.engine.message import Message, State
+from emulator.engine.noisy_tenants import NoisyTenants
 from emulator.engine.queue import Queue
 from emulator.engine.ready_order import LazyDeletions
 
-NOISY_MIN_INFLIGHT = 30
-NOISY_SHARE_PERCENT = 10
-
 
 class _Tenant:
-    __slots__ = ("heap", "inflight")
+    __slots__ = ("delayed", "heap", "inflight", "visible")
 
     def __init__(self):
         self.heap: list[tuple[int, Message]] = []  # (seq, message) of its visible messages
+        self.visible = 0  # messages in the order (the heap may hold departed ones too)
         self.inflight = 0
+        self.delayed = 0
+
+    def idle(self) -> bool:
+        return not (self.heap or self.inflight or self.delayed)
 
 
 def _top(heap: list[tuple[int, Message]]) -> int | None:
@@ -50,7 +54,9 @@ class TenantOrder:
     they reach the top (or a compaction); the queue counts what is visible.
     """
 
-    def __init__(self):
+    def __init__(self, clock: Clock):
+        self._clock = clock
+        self._noisy = NoisyTenants()
         self._ungrouped: list[tuple[int, Message]] = []
         self._tenants: dict[str, _Tenant] = {}
         # (seq, tenant) for each tenant's oldest visible message; stale entries are skipped.
@@ -64,34 +70,51 @@ class TenantOrder:
         if key is None:
             heapq.heappush(self._ungrouped, (message.seq, message))
             return
-        tenant = self._tenants.get(key)
-        if tenant is None:
-            tenant = self._tenants[key] = _Tenant()
+        tenant = self._tenant(key)
+        self._noisy.sent(key, message.sent_at)
+        tenant.visible += 1
         if not tenant.heap or message.seq < tenant.heap[0][0]:
             heapq.heappush(self._heads, (message.seq, key))
         heapq.heappush(tenant.heap, (message.seq, message))
 
+    def _tenant(self, key: str) -> _Tenant:
+        tenant = self._tenants.get(key)
+        if tenant is None:
+            tenant = self._tenants[key] = _Tenant()
+        return tenant
+
+    def _forget_if_idle(self, key: str, tenant: _Tenant) -> None:
+        if tenant.idle():
+            del self._tenants[key]
+            self._noisy.forget(key)
+
     def discard(self, message: Message) -> None:
         """A visible message went away (it is GONE); its entry is dropped lazily."""
+        if message.group_id is not None:
+            self._tenants[message.group_id].visible -= 1
         if self._entries.departed():
             self._compact()
+
+    def delayed(self, message: Message, entering: bool) -> None:
+        if message.group_id is not None:
+            tenant = self._tenant(message.group_id)
+            tenant.delayed += 1 if entering else -1
+            if not entering:
+                self._forget_if_idle(message.group_id, tenant)
 
     def taken(self, message: Message) -> None:
         self._inflight += 1
         if message.group_id is not None:
-            tenant = self._tenants.get(message.group_id)
-            if tenant is None:
-                tenant = self._tenants[message.group_id] = _Tenant()
-            tenant.inflight += 1
+            self._tenant(message.group_id).inflight += 1
 
     def released(self, message: Message) -> bool:
         self._inflight -= 1
         key = message.group_id
+        self._noisy.processed(key, message.received_at, self._clock.now())
         if key is not None:
             tenant = self._tenants[key]
             tenant.inflight -= 1
-            if not tenant.inflight and not tenant.heap:
-                del self._tenants[key]
+            self._forget_if_idle(key, tenant)
         return False  # nothing became visible that was not already
 
     def available(self) -> bool:
@@ -99,17 +122,21 @@ class TenantOrder:
 
     def pick(self) -> Generator[Message, None, None]:
         """Visible messages in the order receive should take them, each taken off on yield."""
+        now = self._clock.now()
+        self._noisy.advance(now)
         while True:
-            message = self._pick_one()
+            message = self._pick_one(now)
             if message is None:
                 return
             self._entries.removed()
+            if message.group_id is not None:
+                self._tenants[message.group_id].visible -= 1
             yield message
 
-    def _noisy(self, tenant: _Tenant) -> bool:
-        return tenant.inflight >= NOISY_MIN_INFLIGHT and tenant.inflight * 100 > self._inflight * NOISY_SHARE_PERCENT
+    def _is_noisy(self, key: str, tenant: _Tenant, now: float) -> bool:
+        return self._noisy.noisy(key, tenant.inflight, self._inflight, now)
 
-    def _pick_one(self) -> Message | None:
+    def _pick_one(self, now: float) -> Message | None:
         quiet = None  # (seq, key) of the oldest head among quiet tenants
         noisy = []
         while self._heads:
@@ -121,10 +148,10 @@ class TenantOrder:
             if top != seq:
                 if top is not None and top > seq:
                     heapq.heappush(self._heads, (top, key))  # its head went away: re-file it
-                elif top is None and not tenant.inflight:
-                    del self._tenants[key]
+                elif top is None:
+                    self._forget_if_idle(key, tenant)
                 continue
-            if self._noisy(tenant):
+            if self._is_noisy(key, tenant, now):
                 noisy.append((seq, key))
                 continue
             quiet = (seq, key)
@@ -151,6 +178,27 @@ class TenantOrder:
             heapq.heappush(self._heads, (tenant.heap[0][0], chosen[1]))
         return message
 
+    def fair_metrics(self, now: float, visible: int, inflight: int, delayed: int) -> dict[str, int]:
+        """The fair-queue metrics AWS publishes (CloudWatch), from the queue's counts by state:
+        noisy tenants are those with a backlog that the rule calls noisy now; every other
+        message (also each one without a group) is a quiet tenant's."""
+        self._noisy.advance(now)
+        noisy = [
+            (key, tenant)
+            for key, tenant in self._tenants.items()
+            if tenant.visible and self._is_noisy(key, tenant, now)
+        ]
+        noisy_keys = {key for key, _ in noisy}
+        heads = [self._ungrouped] + [t.heap for key, t in self._tenants.items() if key not in noisy_keys]
+        sent_at = min((heap[0][1].sent_at for heap in heads if _top(heap) is not None), default=None)
+        return {
+            "ApproximateNumberOfNoisyGroups": len(noisy),
+            "ApproximateNumberOfMessagesVisibleInQuietGroups": visible - sum(t.visible for _, t in noisy),
+            "ApproximateNumberOfMessagesNotVisibleInQuietGroups": inflight - sum(t.inflight for _, t in noisy),
+            "ApproximateNumberOfMessagesDelayedInQuietGroups": delayed - sum(t.delayed for _, t in noisy),
+            "ApproximateAgeOfOldestMessageInQuietGroups": 0 if sent_at is None else max(0, int(now - sent_at)),
+        }
+
     def _compact(self) -> None:
         live = lambda heap: [entry for entry in heap if entry[1].state is State.VISIBLE]  # noqa: E731
         self._ungrouped = live(self._ungrouped)
@@ -161,14 +209,22 @@ class TenantOrder:
             heapq.heapify(tenant.heap)
             if tenant.heap:
                 self._heads.append((tenant.heap[0][0], key))
-            elif not tenant.inflight:
-                del self._tenants[key]
+            else:
+                self._forget_if_idle(key, tenant)
         heapq.heapify(self._heads)
         self._entries.compacted()
 
 
 class StandardQueue(Queue):
     kind = "standard"
+    _order: TenantOrder
+
+    def fair_metrics(self) -> dict[str, int]:
+        """AWS's fair-queue metrics of this queue now (TenantOrder.fair_metrics)."""
+        with self._lock:
+            counts = (self._states.count(state) for state in (State.VISIBLE, State.INFLIGHT, State.DELAYED))
+            return self._order.fair_metrics(self._clock.now(), *counts)
 
     def _new_order(self) -> TenantOrder:
-        return TenantOrder()
+        self._order = TenantOrder(self._clock)
+        return self._order

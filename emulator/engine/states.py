@@ -60,8 +60,12 @@ class MessageStates:
         no count yet."""
         if not arriving:
             self._counts[message.state] -= 1
+            if message.state is State.DELAYED:
+                self._ready.delayed(message, False)
         if to is not State.GONE:
             self._counts[to] += 1
+            if to is State.DELAYED:
+                self._ready.delayed(message, True)
         message.state = to
 
     def available(self) -> bool:

@@ -77,6 +77,11 @@ def _tree(flat: dict[str, str]) -> dict:
     return root
 
 
+# Actions without a QueueUrl that a queue's URL still answers: GetQueueUrl, for the queue its
+# QueueName names, whichever queue the URL is (issue 18, AWS-recorded).
+_ANY_ENDPOINT = frozenset(("GetQueueUrl",))
+
+
 def parse(request: Request) -> tuple[str, dict]:
     flat = _form(request)
     action = flat.get("Action")
@@ -88,11 +93,12 @@ def parse(request: Request) -> tuple[str, dict]:
         raise SqsError("MissingParameter", "The request must contain the parameter Action.")
     op = operation_model(action)
     shape = op.input_shape
-    if queue_endpoint and (shape is None or "QueueUrl" not in shape.members):
+    takes_url = shape is not None and "QueueUrl" in shape.members
+    if queue_endpoint and not takes_url and op.name not in _ANY_ENDPOINT:
         raise SqsError("InvalidAction", f"The action {op.name} is not valid for this endpoint.")
     params = walk(_READER, shape, _tree(flat)) if shape is not None else {}
     # The queue URL path names the queue when the body does not.
-    if queue_endpoint and params.get("QueueUrl") is None:
+    if queue_endpoint and takes_url and params.get("QueueUrl") is None:
         params["QueueUrl"] = request.host_url.rstrip("/") + request.path
     check_required(shape, params)
     return op.name, params

@@ -42,6 +42,9 @@ def serialize_result(operation: str, output: dict, request_id: str) -> Response:
 
 
 def serialize_error(error: SqsError, request_id: str) -> Response:
+    if error.name == "UnknownOperationException":
+        # AWS answers a queue URL without an action in XML, whatever the Accept header asks (issue 18).
+        return awsquery.serialize_error(error, request_id)
     body = {"ErrorResponse": {"Error": awsquery.error_fields(error), "RequestId": request_id}}
     return _json_response(body, error.spec.status, request_id)
 

@@ -29,10 +29,12 @@ class EmulatorApp:
         store: Store = MEMORY,
         auto_create: bool = False,
         event_sources: EventSources | None = None,
+        queue_urls: str = "aws",
     ):
         self.broker = broker
         self.store = store
         self.auto_create = auto_create
+        self.queue_urls = queue_urls
         self.event_sources = event_sources if event_sources is not None else EventSources(broker.clock)
         self.metrics = Metrics(broker, self.event_sources)
         self.account_id = account_id
@@ -68,6 +70,7 @@ class EmulatorApp:
                 sender_id=identity.account,  # what AWS shows for root credentials
                 trace_header=request.headers.get("X-Amzn-Trace-Id"),
                 auto_create=self.auto_create,
+                url_form=self.queue_urls,
             )
             result = api.dispatch(ctx, operation, params)
             self.store.durable()  # --sync always: the reply waits for its change's commit

@@ -53,6 +53,7 @@ class Options:
     auto_create: bool = False
     cooldowns: str = "aws"  # "off" overrides purge_cooldown and recreate_cooldown with 0
     long_poll_cap: float | None = None  # real seconds an empty long poll may wait at most; None: no cap
+    queue_urls: str = "aws"  # the form of queue URLs: aws, path or host (emulator/api/queue_urls.py)
     log_level: str = "info"  # the command line's; build() leaves logging to its caller
 
     def __post_init__(self):
@@ -103,7 +104,14 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         if options.config:
             config.apply(options.config, broker, options.account_id, options.region, event_sources)
         app = EmulatorApp(
-            broker, options.account_id, options.region, options.hostname, store, options.auto_create, event_sources
+            broker,
+            options.account_id,
+            options.region,
+            options.hostname,
+            store,
+            options.auto_create,
+            event_sources,
+            options.queue_urls,
         )
         http = _listen(options.host, options.port, app, handler) if listen else None
     except BaseException:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from emulator.api import queue_urls
 from emulator.engine import receipts
 from emulator.server.identity import valid_account_id
 from emulator.store import SYNC_MODES
@@ -215,6 +216,11 @@ TABLE = (
         "config",
         Text("FILE", bool, "must name a file"),
         "a TOML file: [[queues]] created at start when missing, and [server] options",
+    ),
+    Option(
+        "queue_urls",
+        Choice(queue_urls.FORMS),
+        "aws: /<account>/<name> in every region; path: the region in the path; host: sqs.<region>.<host>",
     ),
     Option("auto_create", Flag(), "a request to a missing queue creates it (a .fifo name: a FIFO queue)"),
     Option(

@@ -29,8 +29,8 @@ MESSAGE_COLUMNS = (
 
 SELECT_CLOCK = "SELECT value FROM meta WHERE key = 'clock'"
 SELECT_QUEUES = (
-    "SELECT id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq "
-    "FROM queues ORDER BY id"
+    "SELECT id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq, "
+    "dedup_scope FROM queues ORDER BY id"
 )
 SELECT_MESSAGES = f"SELECT {MESSAGE_COLUMNS} FROM messages ORDER BY queue_id, seq"
 SELECT_DEDUP = (
@@ -62,6 +62,7 @@ class SaveQueue(
             ("created_at", int),
             ("modified_at", int),
             ("purged_at", float | None),
+            ("dedup_scope", str | None),  # FIFO: the scope its deduplication keeps (Queue.dedup_scope)
         ],
     )
 ):
@@ -71,7 +72,7 @@ class SaveQueue(
     SQL = (
         (
             "INSERT INTO queues (id, account, region, name, fifo, attributes, tags, created_at, modified_at, "
-            "purged_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET attributes = "
+            "purged_at, dedup_scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET attributes = "
             "excluded.attributes, tags = excluded.tags, modified_at = excluded.modified_at, purged_at = "
             "excluded.purged_at"
         ),
@@ -90,6 +91,7 @@ class SaveQueue(
             queue.created_at,
             queue.modified_at,
             queue.purged_at,
+            queue.dedup_scope,
         )
 
     def params(self):
@@ -318,13 +320,14 @@ class KeptQueue:
     modified_at: int
     purged_at: float | None
     seq: int  # the highest arrival number given out
+    dedup_scope: str | None  # FIFO: the scope its deduplication keeps; None: its attribute's (a version 1 row)
     messages: list[Message] = field(default_factory=list)  # in arrival order
     dedup: list[tuple] = field(default_factory=list)  # (key, Sent, expires_at), oldest first
 
 
 def queue_from_row(row: tuple) -> KeptQueue:
     """A queue from its row (SELECT_QUEUES), without its messages and dedup ids yet."""
-    queue_id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq = row
+    queue_id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq, dedup_scope = row
     return KeptQueue(
         queue_id,
         account,
@@ -337,6 +340,7 @@ def queue_from_row(row: tuple) -> KeptQueue:
         modified_at,
         purged_at,
         seq,
+        dedup_scope,
     )
 
 

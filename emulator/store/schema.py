@@ -41,6 +41,11 @@ MIGRATIONS = [
     ) WITHOUT ROWID;
     CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
     """,
+    # 2: a FIFO queue's deduplication scope as created, which its deduplication keeps whatever
+    # SetQueueAttributes later says (AWS-recorded, issue 18); NULL: the row's attribute
+    """
+    ALTER TABLE queues ADD COLUMN dedup_scope TEXT;
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

@@ -89,6 +89,7 @@ class SqliteStore(Store):
                 row.created_at,
                 row.modified_at,
                 row.purged_at,
+                row.dedup_scope,
             )
             self._queue_ids[queue] = row.queue_id
             self._next_queue_id = row.queue_id + 1

@@ -1,8 +1,10 @@
 """Fair queues: a MessageGroupId on a standard queue names a tenant (standard.py).
 
 AWS's rule (sqs-fair-queues-detailed): a tenant is noisy while it holds more
-than 10% of the in-flight messages and at least 30 of its own; quiet tenants'
-messages come first; among noisy tenants, the one with the fewest in flight.
+than 10% of the in-flight messages and at least 30 of its own, or more than 10%
+of the recent processing time; it is quiet again once its backlog is drained or
+it sent nothing for 5 minutes (noisy_tenants.py); quiet tenants' messages come
+first; among noisy tenants, the one with the fewest in flight.
 """
 
 from engine_support import send
@@ -87,3 +89,70 @@ def test_fair_selection_is_deterministic(broker):
         return order
 
     assert run("fair-a") == run("fair-b")
+
+
+def fair(queue) -> dict:
+    return queue.fair_metrics()
+
+
+def test_a_tenant_noisy_by_processing_time_goes_after_quiet_ones(queue, clock):
+    fill(queue, "slow", 3)
+    fill(queue, "fast", 3)
+    (slow,) = queue.receive(1, 60, 0)
+    clock.advance(40)  # 40 s of processing for slow's message
+    queue.delete(slow.receipt_handle)
+    # slow: 100% of the recent processing time, with a backlog: noisy, although its messages are older.
+    assert fair(queue)["ApproximateNumberOfNoisyGroups"] == 1
+    assert receive_bodies(queue, 2) == ["fast0", "fast1"]
+
+
+def test_a_noisy_tenant_is_quiet_after_5_minutes_without_sends(queue, clock):
+    fill(queue, "slow", 3)
+    fill(queue, "fast", 3)
+    (slow,) = queue.receive(1, 60, 0)
+    clock.advance(40)
+    queue.delete(slow.receipt_handle)
+    clock.advance(259)  # 299 s since slow's last send; its processing is still within the 5-minute window
+    assert fair(queue)["ApproximateNumberOfNoisyGroups"] == 1
+    clock.advance(1)
+    assert fair(queue)["ApproximateNumberOfNoisyGroups"] == 0
+    assert receive_bodies(queue, 1) == ["slow1"]  # oldest first again
+
+
+def test_a_noisy_tenant_whose_backlog_drained_is_quiet(queue, clock):
+    fill(queue, "slow", 1)
+    fill(queue, "fast", 1)
+    (slow,) = queue.receive(1, 60, 0)
+    clock.advance(40)
+    queue.delete(slow.receipt_handle)
+    assert fair(queue)["ApproximateNumberOfNoisyGroups"] == 0  # nothing of slow waits
+
+
+def test_processing_time_ends_with_the_visibility_and_leaves_the_window_after_5_minutes(queue, clock):
+    fill(queue, "slow", 2)
+    queue.receive(1, 30, 0)  # never deleted: its processing ends when its visibility does
+    clock.advance(31)
+    send(queue, "fast0", group_id="fast")
+    send(queue, "slow-new", group_id="slow")  # slow keeps sending
+    assert receive_bodies(queue, 1) == ["fast0"]
+    clock.advance(300)  # the 30 s of processing left the window
+    send(queue, "slow-newer", group_id="slow")
+    assert fair(queue)["ApproximateNumberOfNoisyGroups"] == 0
+    assert receive_bodies(queue, 1) == ["slow0"]
+
+
+def test_the_fair_queue_metrics_count_quiet_tenants_messages(queue, clock):
+    fill(queue, "A", 40)
+    fill(queue, "B", 2)
+    send(queue, "loner")
+    send(queue, "later", delay=60, group_id="B")
+    send(queue, "noisy later", delay=60, group_id="A")
+    hold(queue, 30)  # A0..A29: A is noisy by concurrency share
+    clock.advance(7)
+    assert fair(queue) == {
+        "ApproximateNumberOfNoisyGroups": 1,
+        "ApproximateNumberOfMessagesVisibleInQuietGroups": 3,  # B0, B1 and the loner
+        "ApproximateNumberOfMessagesNotVisibleInQuietGroups": 0,
+        "ApproximateNumberOfMessagesDelayedInQuietGroups": 1,
+        "ApproximateAgeOfOldestMessageInQuietGroups": 7,
+    }

@@ -4,6 +4,7 @@ On the manual clock; the facts are in docs/sqs-reference.md 1.8 and 1.11.
 """
 
 import hashlib
+import itertools
 
 import pytest
 from engine_support import (
@@ -17,7 +18,7 @@ from engine_support import (
     wait_until,
 )
 
-from emulator.engine.fifo import DEDUP_WINDOW
+from emulator.engine.fifo import DEDUP_WINDOW, sequence_number
 from emulator.errors import SqsError
 
 
@@ -223,6 +224,15 @@ def test_sequence_numbers_are_20_digits_and_strictly_increase(fifo):
     assert all(len(n) == 20 and n.isdigit() for n in numbers)
     assert [int(n) for n in numbers] == sorted(int(n) for n in numbers)
     assert len(set(numbers)) == 3
+
+
+@pytest.mark.parametrize("created_at", [0, 1_790_000_000, 9_999_999_999, 10**12])
+def test_sequence_numbers_are_large_non_consecutive_and_strictly_increasing(created_at):
+    """AWS: 'large, non-consecutive' numbers, 20 digits as returned (docs/sqs-reference.md 1.8; issue 18)."""
+    numbers = [int(sequence_number(created_at, seq)) for seq in range(1, 5001)]
+    assert all(len(str(n)) == 20 for n in numbers)
+    gaps = {b - a for a, b in itertools.pairwise(numbers)}
+    assert min(gaps) > 1 and len(gaps) > 100  # increasing, never by one, by varied steps
 
 
 # -- receive request attempt ids --------------------------------------------------------

@@ -35,6 +35,7 @@ CASES = {
     "sync": ("ALWAYS", "always", "never", "must be one of always, interval, off, not 'never'"),
     "sync_interval_ms": ("50", 50, "0", "must be from 1 to 60000, not 0"),
     "config": ("CONFIG", "CONFIG", "", "must name a file, not ''"),  # CONFIG: an empty file of the test's
+    "queue_urls": ("PATH", "path", "subdomain", "must be one of aws, path, host, not 'subdomain'"),
     "auto_create": ("on", True, "maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "long_poll_cap": ("0.1", 0.1, "-0.1", "must be 0 or more seconds, not -0.1"),
 }

@@ -34,6 +34,7 @@ QUEUE = SimpleNamespace(
     created_at=1,
     modified_at=2,
     purged_at=None,
+    dedup_scope="messageGroup",
     arn="arn:q",
 )
 TASK = SimpleNamespace(handle="h", source=QUEUE, state=lambda: {"status": "RUNNING", "moved": 3})
@@ -97,7 +98,8 @@ def test_what_each_record_writes_recovery_reads_back(db):
         queue.modified_at,
         queue.purged_at,
         queue.seq,
-    ) == (1, ACCOUNT, REGION, "q.fifo", True, {"FifoQueue": "true"}, {"team": "a"}, 1, 2, None, 0)
+        queue.dedup_scope,
+    ) == (1, ACCOUNT, REGION, "q.fifo", True, {"FifoQueue": "true"}, {"team": "a"}, 1, 2, None, 0, "messageGroup")
     assert [fields(m) for m in queue.messages] == [fields(sent)]
     assert queue.dedup == [("plain", Sent("other", None), T0 + 299), (("g", "d"), Sent(sent.id, "18"), T0 + 300)]
     assert kept.move_tasks == [("arn:q", {"status": "RUNNING", "moved": 3})]

@@ -19,7 +19,7 @@ from emulator.store.rows import (
 )
 from emulator.store.writer import Writer
 
-QUEUE = SaveQueue(1, ACCOUNT, REGION, "q", 0, "{}", "{}", 0, 0, None)
+QUEUE = SaveQueue(1, ACCOUNT, REGION, "q", 0, "{}", "{}", 0, 0, None, None)
 
 
 @pytest.fixture

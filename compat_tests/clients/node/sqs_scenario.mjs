@@ -229,6 +229,34 @@ async function main() {
   await client.send(new DeleteQueueCommand({ QueueUrl }));
   out.afterDelete = await expectError(new GetQueueUrlCommand({ QueueName: name }));
   out.fifo = await fifoScenario(`${name}-f.fifo`);
+  out.regions = await regionScenario(`${name}-r`);
+  return out;
+}
+
+// One name in two regions (issue 18 item 1): with the default --queue-urls aws both
+// URLs are /<account>/<name>, the shape AWS gives; the SDK sends each request to its
+// queue URL's host and signs it for its own region, which picks the queue.
+async function regionScenario(queueName) {
+  const west = new SQSClient({
+    endpoint, region: "eu-west-1", credentials: { accessKeyId: "test", secretAccessKey: "test" }, maxAttempts: 1,
+  });
+  const out = {};
+  const eastUrl = (await client.send(new CreateQueueCommand({ QueueName: queueName }))).QueueUrl;
+  const westUrl = (await west.send(new CreateQueueCommand({ QueueName: queueName }))).QueueUrl;
+  out.eastUrl = eastUrl;
+  out.westUrl = westUrl;
+  await west.send(new SendMessageCommand({ QueueUrl: westUrl, MessageBody: "west" }));
+  await client.send(new SendMessageCommand({ QueueUrl: eastUrl, MessageBody: "east" }));
+  const bodies = async (c, QueueUrl) =>
+    ((await c.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }))).Messages || []).map((m) => m.Body);
+  out.westBodies = await bodies(west, westUrl);
+  out.eastBodies = await bodies(client, eastUrl);
+  const arn = async (c, QueueUrl) =>
+    (await c.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ["QueueArn"] }))).Attributes.QueueArn;
+  out.westArn = await arn(west, westUrl);
+  out.westListed = (await west.send(new ListQueuesCommand({ QueueNamePrefix: queueName }))).QueueUrls || [];
+  await west.send(new DeleteQueueCommand({ QueueUrl: westUrl }));
+  await client.send(new DeleteQueueCommand({ QueueUrl: eastUrl }));
   return out;
 }
 

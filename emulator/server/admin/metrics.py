@@ -20,6 +20,30 @@ from emulator.events.poller import COUNTERS
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20)
 QUEUE_LABELS = ["queue", "account", "region"]
+# AWS's fair-queue metrics of a standard queue, as Prometheus gauges.
+FAIR_GAUGES = (
+    ("sqs_queue_noisy_groups", "ApproximateNumberOfNoisyGroups", "Fair-queue tenants that are noisy now"),
+    (
+        "sqs_queue_quiet_group_messages_visible",
+        "ApproximateNumberOfMessagesVisibleInQuietGroups",
+        "Visible messages of quiet fair-queue tenants",
+    ),
+    (
+        "sqs_queue_quiet_group_messages_inflight",
+        "ApproximateNumberOfMessagesNotVisibleInQuietGroups",
+        "In-flight messages of quiet fair-queue tenants",
+    ),
+    (
+        "sqs_queue_quiet_group_messages_delayed",
+        "ApproximateNumberOfMessagesDelayedInQuietGroups",
+        "Delayed messages of quiet fair-queue tenants",
+    ),
+    (
+        "sqs_queue_quiet_group_oldest_message_age_seconds",
+        "ApproximateAgeOfOldestMessageInQuietGroups",
+        "Age of the oldest visible message of quiet fair-queue tenants",
+    ),
+)
 
 disable_created_metrics()  # the *_created series only say when the server started
 
@@ -69,8 +93,13 @@ class _Queues:
             "What happened to a queue's messages since it was created",
             labels=[*QUEUE_LABELS, "event"],
         )
+        fair = [(GaugeMetricFamily(name, text, labels=QUEUE_LABELS), key) for name, key, text in FAIR_GAUGES]
         for queue in self._broker.all_queues():
             labels = [queue.name, queue.account, queue.region]
+            if not queue.fifo:
+                metrics = queue.fair_metrics()
+                for family, key in fair:
+                    family.add_metric(labels, metrics[key])
             counts = queue.counts()
             for state, key in (
                 ("visible", "ApproximateNumberOfMessages"),
@@ -82,6 +111,8 @@ class _Queues:
                 events.add_metric([*labels, event], total)
         yield depth
         yield events
+        for family, _ in fair:
+            yield family
 
 
 class _EventSources:

@@ -78,6 +78,8 @@ def _context(request, app, account: str | None = None, region: str | None = None
         base_url=app.base_url(request),
         default_region=app.region,
         sender_id=app.account_id,
+        # The admin API and dashboard tell queues apart by URL, unsigned: the path form names each alone.
+        url_form="path",
     )
 
 

@@ -22,6 +22,8 @@ def queue(ctx, queue) -> dict:
         "dead_letter_target": dead_letter,
         "created_at": queue.created_at,
         "faults": queue.faults.as_dict() if queue.faults else None,
+        # AWS's fair-queue metrics (CloudWatch), by their names; a FIFO queue has none.
+        "fair": None if queue.fifo else queue.fair_metrics(),
     }
 
 
