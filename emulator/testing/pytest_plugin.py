@@ -75,7 +75,10 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     session = early_config.stash.setdefault(_SESSION, {})
     if not early_config.getini(AWS_ENV):
         return
-    server = _session_server(early_config)
+    # The shell's region stays, and the emulator takes it as its own: a queue the
+    # fixtures create is then the one an import-time client of that region finds.
+    region = os.environ.get("AWS_DEFAULT_REGION") or ENV["AWS_DEFAULT_REGION"]
+    server = _session_server(early_config, region)
     env = pytest.MonkeyPatch()
     session["env"] = env
     for name in UNSET:
@@ -133,10 +136,10 @@ def _serve(options: dict):
         raise pytest.UsageError(f"sqs_emulator: {error}") from None
 
 
-def _session_server(config: pytest.Config):
+def _session_server(config: pytest.Config, region: str | None = None):
     session = config.stash.setdefault(_SESSION, {})
     if "server" not in session:
-        session["server"] = _serve(_ini_options(config))
+        session["server"] = _serve({**_ini_options(config), **({"region": region} if region else {})})
     return session["server"]
 
 
@@ -166,12 +169,17 @@ def sqs_emulator(request, monkeypatch):
         request.addfinalizer(server.stop)
     for name in UNSET:
         monkeypatch.delenv(name, raising=False)
-    for name, value in {"AWS_ENDPOINT_URL_SQS": server.endpoint_url, **ENV}.items():
+    for name, value in {
+        **ENV,
+        "AWS_ENDPOINT_URL_SQS": server.endpoint_url,
+        "AWS_DEFAULT_REGION": server.region,
+    }.items():
         monkeypatch.setenv(name, value)
     return server
 
 
 @pytest.fixture
 def sqs_client(sqs_emulator):
-    """A boto3 SQS client for the emptied emulator (us-east-1, credentials test/test)."""
+    """A boto3 SQS client for the emptied emulator (its region, us-east-1 unless the shell's
+    under sqs_emulator_aws_env; credentials test/test)."""
     return sqs_emulator.client()
