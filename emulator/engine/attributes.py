@@ -5,7 +5,6 @@ Settings read from them when they change. Errors follow AWS's wording for
 CreateQueue and SetQueueAttributes (InvalidAttributeName / InvalidAttributeValue).
 """
 
-import json
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -39,11 +38,14 @@ def _int_range(low: int, high: int) -> Callable[[str], bool]:
     return lambda value: bool(_INTEGER.fullmatch(value)) and low <= int(value) <= high
 
 
-def _json_object(value: str) -> bool:
-    try:
-        return isinstance(json.loads(value), dict)
-    except ValueError:
+def _policy(value: str) -> bool:
+    """An access policy: a JSON object whose Statement, if any, is an object or a list of them."""
+    policy = redrive.json_object(value)
+    if policy is None:
         return False
+    statements = policy.get("Statement", [])
+    statements = [statements] if isinstance(statements, dict) else statements
+    return isinstance(statements, list) and all(isinstance(s, dict) for s in statements)
 
 
 def _boolean(value: str) -> bool:
@@ -65,7 +67,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     "ReceiveMessageWaitTimeSeconds": Setting("0", _int_range(0, limits.MAX_WAIT_SECONDS)),
     "VisibilityTimeout": Setting(str(limits.DEFAULT_VISIBILITY_TIMEOUT), _int_range(0, limits.MAX_VISIBILITY_TIMEOUT)),
-    "Policy": Setting(None, lambda v: v == "" or _json_object(v)),
+    "Policy": Setting(None, lambda v: v == "" or _policy(v)),
     "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
     # AWS lists the key reuse period only while a KMS key is set (docs/sqs-reference.md section 3).
     "KmsDataKeyReusePeriodSeconds": Setting(

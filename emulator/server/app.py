@@ -11,6 +11,7 @@ from emulator import api, protocol
 from emulator.errors import SqsError
 from emulator.server import admin
 from emulator.server.admin.metrics import Metrics
+from emulator.server.failures import log_internal_error
 from emulator.server.identity import identify
 from emulator.store import MEMORY, Store
 
@@ -68,9 +69,9 @@ class EmulatorApp:
         except SqsError as error:
             response = protocol.serialize_error(wire, error, request_id)
             outcome = error.name
-        except Exception:
+        except Exception as exc:
             # A bug of ours: answer as AWS does for an internal failure, keep serving.
-            log.exception("internal error in %s", operation)
+            log_internal_error(log, f"in {operation}", exc)
             failure = SqsError("InternalFailure", "The request processing has failed because of an unknown error.")
             response = protocol.serialize_error(wire, failure, request_id)
             outcome = failure.name

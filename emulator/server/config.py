@@ -66,7 +66,7 @@ class _Entry:
             try:
                 parsed = json.loads(policy)
                 target = parsed.get("deadLetterTargetArn") if isinstance(parsed, dict) else None
-            except ValueError:
+            except (ValueError, RecursionError):
                 target = None  # CreateQueue gives AWS's error for it
             if isinstance(target, str) and target and not redrive.ARN.fullmatch(target):
                 self.dead_letter_target = target  # a queue's name

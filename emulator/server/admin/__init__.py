@@ -24,6 +24,7 @@ from werkzeug.wrappers import Request, Response
 
 from emulator.server.admin import routes, ui
 from emulator.server.admin.routes import AdminError
+from emulator.server.failures import log_internal_error
 
 PREFIX = "/_emulator/"
 MOTO_RESET = "/moto-api/reset"  # moto's server-mode reset, so suites written for it run unchanged
@@ -52,8 +53,8 @@ def handle(request: Request, app) -> Response:
         return result if isinstance(result, Response) else _json(result)
     except AdminError as error:
         return _json({"error": error.message}, error.status)
-    except Exception:  # a bug of ours: still a JSON answer, and the server keeps serving
-        log.exception("admin route %s failed", request.path)
+    except Exception as exc:  # a bug of ours: still a JSON answer, and the server keeps serving
+        log_internal_error(log, f"in admin route {route!r}", exc)
         return _json({"error": "internal error; see the server log"}, 500)
 
 
