@@ -25,6 +25,14 @@ ERRORS: dict[str, ErrorSpec] = {
     # A query request to a queue URL that names no action (LocalStack PR #5928, observed on AWS).
     "UnknownOperationException": ErrorSpec("UnknownOperationException", "UnknownOperationException", 404),
     "InternalFailure": ErrorSpec("InternalFailure", "InternalFailure", 500, sender_fault=False),
+    # Who may ask (--require-auth, the Host and Origin checks): AWS's Common Errors page, and SQS's
+    # AccessDenied with status 403 as SDKs report it (docs/sqs-reference.md has no recording of these).
+    "AccessDenied": ErrorSpec("AccessDeniedException", "AccessDenied", 403),
+    "MissingAuthenticationToken": ErrorSpec("MissingAuthenticationToken", "MissingAuthenticationToken", 403),
+    "IncompleteSignature": ErrorSpec("IncompleteSignature", "IncompleteSignature", 400),
+    "InvalidClientTokenId": ErrorSpec("InvalidClientTokenId", "InvalidClientTokenId", 403),
+    "SignatureDoesNotMatch": ErrorSpec("SignatureDoesNotMatch", "SignatureDoesNotMatch", 403),
+    "RequestExpired": ErrorSpec("RequestExpired", "RequestExpired", 400),
     # Errors modelled in the SQS service model.
     "QueueDoesNotExist": ErrorSpec("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),
     "QueueNameExists": ErrorSpec("QueueNameExists", "QueueAlreadyExists", 400),

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from emulator.api import validation
+from emulator.api import access, validation
 from emulator.engine.broker import Broker
 from emulator.engine.queue import Queue
 from emulator.errors import SqsError, queue_does_not_exist
@@ -19,6 +19,8 @@ class Context:
     sender_id: str
     trace_header: str | None = None  # the request's X-Amzn-Trace-Id, for AWSTraceHeader
     auto_create: bool = False  # --auto-create: a missing queue is created with default attributes
+    # --require-auth: the operation, which another account's queue runs only where its Policy allows.
+    action: str | None = None
 
     def queue_url(self, queue: Queue) -> str:
         """The URL of a queue, the one form every operation renders.
@@ -49,6 +51,12 @@ class Context:
         raise queue_does_not_exist()
 
     def named_queue(self, account: str, region: str, name: str) -> Queue:
+        if self.action is not None and account != self.account:
+            # Another account's queue: AWS tells a missing one from a forbidden one to nobody.
+            try:
+                return self.accessible(self.broker.get_queue(account, region, name))
+            except SqsError:
+                raise access.denied(f"{self.base_url}/{account}/{name}") from None
         try:
             return self.broker.get_queue(account, region, name)
         except SqsError:
@@ -60,3 +68,11 @@ class Context:
         except SqsError:
             raise queue_does_not_exist() from None  # no queue can have that name
         return self.broker.create_queue(account, region, name, {"FifoQueue": "true"} if fifo else {})[0]
+
+    def accessible(self, queue: Queue) -> Queue:
+        """The queue, if the caller may run this operation on it (always, without --require-auth)."""
+        if self.action is None or queue.account == self.account:
+            return queue
+        if access.allows(queue.attributes.get("Policy"), self.account, self.action, queue.arn):
+            return queue
+        raise access.denied(self.queue_url(queue))

@@ -64,4 +64,4 @@ def _existing(ctx: Context, arn: str, parameter: str):
             "ResourceNotFoundException",
             f"The resource that you specified for the {parameter} parameter doesn't exist.",
         )
-    return queue
+    return ctx.accessible(queue)

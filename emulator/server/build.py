@@ -9,6 +9,7 @@ scripts share.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -20,6 +21,8 @@ from emulator.engine.broker import Broker
 from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.server import config
 from emulator.server.app import EmulatorApp
+from emulator.server.auth import Verifier
+from emulator.server.guard import Guard
 from emulator.server.http import KeepAliveHandler
 from emulator.server.identity import valid_account_id
 from emulator.store import SYNC_MODES, Store, open_store
@@ -64,6 +67,10 @@ class Options:
     sync_interval_ms: int = 100
     config: str | None = None  # a TOML file of queues (emulator/server/config.py)
     auto_create: bool = False
+    # Host names requests may name besides loopback, IP addresses and --hostname ("*": any).
+    allowed_hosts: tuple[str, ...] = ()
+    cors_origins: tuple[str, ...] = ()  # web origins (scheme://host[:port]) that may call it, with CORS
+    require_auth: bool = False  # SigV4 with the config file's [[credentials]]; the admin API needs a token
 
     def __post_init__(self):
         # One refusal at a time, the first bad value in the order the command line has always checked.
@@ -82,6 +89,12 @@ class Options:
             raise OptionError("hostname", "must be a host name, optionally with :port")
         if self.data_dir == "":
             raise OptionError("data_dir", "must name a directory")
+        if not all(name == "*" or _valid_host(name) for name in self.allowed_hosts):
+            raise OptionError("allowed_hosts", "lists host names (or *), separated by commas")
+        if not all(_valid_origin(origin) for origin in self.cors_origins):
+            raise OptionError("cors_origins", "lists origins such as http://localhost:3000, separated by commas")
+        if self.require_auth and not self.config:
+            raise OptionError("require_auth", "needs --config with [[credentials]] (access_key, secret_key, account)")
 
 
 def _one_of(option: str, value, choices) -> None:
@@ -98,6 +111,11 @@ def _valid_host(value: str) -> bool:
     return bool(parts.hostname) and parts.netloc == value and "@" not in value
 
 
+def _valid_origin(value: str) -> bool:
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and _valid_host(parts.netloc) and parts.path in ("", "/")
+
+
 @dataclass
 class Emulator:
     """The pieces build() wired; close() releases them, the store last so it writes everything."""
@@ -106,6 +124,7 @@ class Emulator:
     broker: Broker
     app: EmulatorApp
     http: BaseWSGIServer | None  # None when built without listening
+    admin_token: str | None = None  # with require_auth: what the admin API asks for
 
     def close(self) -> None:
         if self.http is not None:
@@ -135,10 +154,34 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         store.recover(broker)
         if options.config:
             config.apply(options.config, broker, options.account_id, options.region)
-        app = EmulatorApp(broker, options.account_id, options.region, options.hostname, store, options.auto_create)
+        verifier, admin_token = _authentication(options)
+        guard = Guard(options.hostname, options.allowed_hosts, options.cors_origins)
+        app = EmulatorApp(
+            broker,
+            options.account_id,
+            options.region,
+            options.hostname,
+            store,
+            options.auto_create,
+            guard=guard,
+            verifier=verifier,
+            admin_token=admin_token,
+        )
         http = make_server(options.host, options.port, app, threaded=True, request_handler=handler) if listen else None
     except BaseException:
         broker.close()
         store.close()
         raise
-    return Emulator(store, broker, app, http)
+    return Emulator(store, broker, app, http, admin_token)
+
+
+def _authentication(options: Options) -> tuple[Verifier | None, str | None]:
+    """With require_auth: the verifier of the config file's keys, and the admin token
+    (the file's, else a random one). Raises ConfigError."""
+    if not options.require_auth:
+        return None, None
+    assert options.config is not None  # Options refuses require_auth without it
+    keys, admin_token = config.credentials(options.config, options.account_id)
+    if not keys:
+        raise config.ConfigError(f"{options.config}: --require-auth needs at least one [[credentials]] entry")
+    return Verifier(keys), admin_token or secrets.token_urlsafe(24)

@@ -2,6 +2,7 @@
 
 import argparse
 import dataclasses
+import ipaddress
 import logging
 import os
 import signal
@@ -53,6 +54,15 @@ def parse_args(argv=None) -> argparse.Namespace:
         default=os.environ.get("SQS_EMULATOR_AUTO_CREATE", "").lower() in ("1", "true", "yes"),
         help="a request to a missing queue creates it (env SQS_EMULATOR_AUTO_CREATE)",
     )
+    _option(parser, "--allowed-hosts", "SQS_EMULATOR_ALLOWED_HOSTS", "", type=_names)
+    _option(parser, "--cors-origins", "SQS_EMULATOR_CORS_ORIGINS", "", type=_names)
+    parser.add_argument(
+        "--require-auth",
+        action="store_true",
+        default=os.environ.get("SQS_EMULATOR_REQUIRE_AUTH", "").lower() in ("1", "true", "yes"),
+        help="check SigV4 signatures against the config file's [[credentials]]; the admin API asks for a "
+        "token (env SQS_EMULATOR_REQUIRE_AUTH)",
+    )
     args = parser.parse_args(argv)
     fields = {field.name for field in dataclasses.fields(Options)}
     try:
@@ -60,6 +70,27 @@ def parse_args(argv=None) -> argparse.Namespace:
     except OptionError as error:
         parser.error(error.command_line)
     return args
+
+
+def _names(value: str) -> tuple[str, ...]:
+    """A comma-separated list of names (--allowed-hosts, --cors-origins)."""
+    return tuple(name.strip() for name in value.split(",") if name.strip())
+
+
+def client_address(host: str) -> str:
+    """An address a client can reach the server at: a wildcard bind is reached on loopback."""
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def main(argv=None) -> None:
@@ -83,7 +114,7 @@ def main(argv=None) -> None:
     # Before the banner: whoever waits for it may signal at once.
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    endpoint = f"http://{args.host}:{server.server_port}"
+    endpoint = f"http://{client_address(args.host)}:{server.server_port}"
     kept = f"data in {args.data_dir}, sync {args.sync}" if args.data_dir else "in memory"
     print(
         f"SQS emulator listening on {endpoint} (account {args.account_id}, region {args.region}, "
@@ -91,6 +122,16 @@ def main(argv=None) -> None:
         flush=True,
     )
     print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
+    if emulator.admin_token is not None:
+        print(f"Requests must be signed by a key of {args.config}; admin token: {emulator.admin_token}", flush=True)
+        print(f"Dashboard: {endpoint}/_emulator/ui?token={emulator.admin_token}", flush=True)
+    elif not _loopback(args.host):
+        print(
+            f"WARNING: listening on {args.host} without --require-auth: anyone who can reach this address "
+            "can read, send, purge and delete every queue",
+            file=sys.stderr,
+            flush=True,
+        )
     try:
         server.serve_forever()
     finally:

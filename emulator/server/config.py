@@ -7,6 +7,16 @@
     attributes = { VisibilityTimeout = 60, RedrivePolicy = { deadLetterTargetArn = "orders-dlq", maxReceiveCount = 5 } }
     tags = { team = "payments" }
 
+With --require-auth, the keys that may sign requests, each acting as one account,
+and optionally the admin API's token (default: a random one, in the startup banner):
+
+    [[credentials]]
+    access_key = "AKIDLOCAL1"
+    secret_key = "a-long-secret"
+    account = "123456789012"           # optional: default --account-id
+    [admin]
+    token = "another-long-secret"
+
 Each queue goes through CreateQueue itself, so its attributes meet AWS's
 validation word for word. A dead-letter target may be a queue's name (of the
 same account and region); a queue of the file is created after the queue it
@@ -24,10 +34,14 @@ from emulator.engine import attributes as queue_attributes
 from emulator.engine import redrive
 from emulator.errors import SqsError
 from emulator.server.admin.routes import fault_policy
+from emulator.server.auth import Credential
+from emulator.server.identity import valid_account_id
 
 log = logging.getLogger(__name__)
 
 QUEUE_KEYS = {"name", "account", "region", "attributes", "tags", "faults"}
+TOP_KEYS = ("admin", "credentials", "queues")
+CREDENTIAL_KEYS = {"access_key", "secret_key", "account"}
 JSON_ATTRIBUTES = ("RedrivePolicy", "RedriveAllowPolicy", "Policy")
 
 
@@ -89,8 +103,7 @@ class _Entry:
         raise ConfigError(f"{self.where}: attributes.{name} must be a string or a number")
 
 
-def load(path: str, account: str, region: str) -> list[_Entry]:
-    """The file's queues in the order they can be created (dead-letter targets first)."""
+def _document(path: str) -> dict:
     try:
         with open(path, "rb") as file:
             document = tomllib.load(file)
@@ -98,9 +111,45 @@ def load(path: str, account: str, region: str) -> list[_Entry]:
         raise ConfigError(f"{path}: cannot read it: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    unknown = sorted(document.keys() - {"queues"})
+    unknown = sorted(document.keys() - set(TOP_KEYS))
     if unknown:
-        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: queues)")
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(TOP_KEYS)})")
+    return document
+
+
+def credentials(path: str, default_account: str) -> tuple[dict[str, Credential], str | None]:
+    """The file's access keys (by key) and its admin token, for --require-auth."""
+    document = _document(path)
+    raw = document.get("credentials", [])
+    if not isinstance(raw, list):
+        raise ConfigError(f"{path}: credentials must be an array of tables, written [[credentials]]")
+    keys: dict[str, Credential] = {}
+    for number, entry in enumerate(raw):
+        where = f"{path}: credentials[{number}]"
+        if not isinstance(entry, dict) or entry.keys() - CREDENTIAL_KEYS:
+            raise ConfigError(f"{where}: each entry is a table of {', '.join(sorted(CREDENTIAL_KEYS))}")
+        values = {"account": default_account, **entry}
+        if not all(isinstance(values.get(key), str) and values[key] for key in CREDENTIAL_KEYS):
+            raise ConfigError(f"{where}: access_key and secret_key are non-empty strings")
+        if not valid_account_id(values["account"]):
+            raise ConfigError(f"{where}: account must be 12 digits")
+        if values["access_key"] in keys:
+            raise ConfigError(f"{where}: access_key {values['access_key']!r} is given twice")
+        keys[values["access_key"]] = Credential(values["access_key"], values["secret_key"], values["account"])
+    admin = document.get("admin", {})
+    token = admin.get("token") if isinstance(admin, dict) else None
+    if (
+        not isinstance(admin, dict)
+        or admin.keys() - {"token"}
+        or not (token is None or (isinstance(token, str) and token))
+    ):
+        raise ConfigError(f"{path}: admin is a table with one key, token, a non-empty string")
+    return keys, token
+
+
+def load(path: str, account: str, region: str) -> list[_Entry]:
+    """The file's queues in the order they can be created (dead-letter targets first)."""
+    document = _document(path)
     queues = document.get("queues", [])
     if not isinstance(queues, list):
         raise ConfigError(f"{path}: queues must be an array of tables, written [[queues]]")

@@ -58,5 +58,9 @@ def handle(request: Request, app) -> Response:
         return _json({"error": "internal error; see the server log"}, 500)
 
 
+def error(status: int, message: str) -> Response:
+    return _json({"error": message}, status)
+
+
 def _json(body: dict, status: int = 200) -> Response:
     return Response(json.dumps(body), status=status, mimetype="application/json")
