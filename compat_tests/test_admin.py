@@ -22,7 +22,9 @@ pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator
 def call(endpoint, method, path, body=None, raw=None):
     """(status, parsed JSON) of an admin request."""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(endpoint + path, data=data, method=method, headers=JSON_BODY if data is not None else {})
+    request = urllib.request.Request(
+        endpoint + path, data=data, method=method, headers=JSON_BODY if data is not None else {}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())

@@ -69,7 +69,8 @@ class SqsError(Exception):
         super().__init__(message)
         self.spec = ERRORS[name]
         self.name = name
-        self.message = message
+        # A message may quote the request; a lone surrogate there could not be encoded in the answer.
+        self.message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         self.batch_form = batch_form  # how a batch entry reports it, where AWS words it differently
 
     @property
