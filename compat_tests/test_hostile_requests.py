@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from compat_tests import hostile
 from compat_tests.servers import start_emulator
 
-EXAMPLES = 400
+EXAMPLES = 750  # about 20 s on a shared 2-core machine
 
 
 @pytest.fixture(scope="module")

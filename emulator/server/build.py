@@ -9,6 +9,7 @@ scripts share.
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -29,6 +30,7 @@ from emulator.store import SYNC_MODES, Store, open_store
 
 CLOCKS = ("real", "manual")
 MAX_SYNC_INTERVAL_MS = 60_000
+HOST_NAME = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")  # --allowed-hosts: names, no ports
 
 
 class OptionError(ValueError):
@@ -89,7 +91,7 @@ class Options:
             raise OptionError("hostname", "must be a host name, optionally with :port")
         if self.data_dir == "":
             raise OptionError("data_dir", "must name a directory")
-        if not all(name == "*" or _valid_host(name) for name in self.allowed_hosts):
+        if not all(name == "*" or HOST_NAME.fullmatch(name) for name in self.allowed_hosts):
             raise OptionError("allowed_hosts", "lists host names (or *), separated by commas")
         if not all(_valid_origin(origin) for origin in self.cors_origins):
             raise OptionError("cors_origins", "lists origins such as http://localhost:3000, separated by commas")

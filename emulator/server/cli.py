@@ -86,11 +86,18 @@ def client_address(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def _loopback(host: str) -> bool:
+def exposure_warning(host: str, require_auth: bool) -> str | None:
+    """What to tell someone who binds beyond loopback with no authentication."""
     try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
-        return False
+        loopback = False
+    if loopback or require_auth:
+        return None
+    return (
+        f"WARNING: listening on {host} without --require-auth: anyone who can reach this address "
+        "can read, send, purge and delete every queue"
+    )
 
 
 def main(argv=None) -> None:
@@ -125,13 +132,9 @@ def main(argv=None) -> None:
     if emulator.admin_token is not None:
         print(f"Requests must be signed by a key of {args.config}; admin token: {emulator.admin_token}", flush=True)
         print(f"Dashboard: {endpoint}/_emulator/ui?token={emulator.admin_token}", flush=True)
-    elif not _loopback(args.host):
-        print(
-            f"WARNING: listening on {args.host} without --require-auth: anyone who can reach this address "
-            "can read, send, purge and delete every queue",
-            file=sys.stderr,
-            flush=True,
-        )
+    warning = exposure_warning(args.host, args.require_auth)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     try:
         server.serve_forever()
     finally:

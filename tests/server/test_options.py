@@ -38,6 +38,24 @@ BAD = [
     ),
     ({"port": 70000}, ["--port", "70000"], "--port must be from 0 to 65535", "port must be from 0 to 65535"),
     ({"data_dir": ""}, ["--data-dir", ""], "--data-dir must name a directory", "data_dir must name a directory"),
+    (
+        {"allowed_hosts": ("sqs", "a b")},
+        ["--allowed-hosts", "sqs,a b"],
+        "--allowed-hosts lists host names (or *), separated by commas",
+        "allowed_hosts lists host names (or *), separated by commas",
+    ),
+    (
+        {"cors_origins": ("localhost:3000",)},
+        ["--cors-origins", "localhost:3000"],
+        "--cors-origins lists origins such as http://localhost:3000, separated by commas",
+        "cors_origins lists origins such as http://localhost:3000, separated by commas",
+    ),
+    (
+        {"require_auth": True},
+        ["--require-auth"],
+        "--require-auth needs --config with [[credentials]] (access_key, secret_key, account)",
+        "require_auth needs --config with [[credentials]] (access_key, secret_key, account)",
+    ),
 ]
 
 
@@ -76,3 +94,29 @@ def test_build_without_listening_wires_a_manual_clock_from_its_start():
         assert emulator.broker.purge_cooldown == 0 and emulator.app.broker is emulator.broker
     finally:
         emulator.close()
+
+
+def test_lists_of_names_are_read_from_commas(monkeypatch):
+    monkeypatch.setenv("SQS_EMULATOR_CORS_ORIGINS", "http://localhost:3000, https://app.test")
+    args = cli.parse_args(["--allowed-hosts", "sqs,queues.internal", "--require-auth", "--config", "x.toml"])
+    assert args.options.allowed_hosts == ("sqs", "queues.internal")
+    assert args.options.cors_origins == ("http://localhost:3000", "https://app.test")
+    assert args.options.require_auth
+
+
+@pytest.mark.parametrize(
+    "host, address", [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1"), ("fe80::1", "[fe80::1]")]
+)
+def test_the_banner_shows_an_address_a_client_can_use(host, address):
+    assert cli.client_address(host) == address
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5", "sqs.internal"])
+def test_binding_beyond_loopback_without_auth_warns(host):
+    assert "without --require-auth" in cli.exposure_warning(host, require_auth=False)
+    assert cli.exposure_warning(host, require_auth=True) is None
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost", "127.0.0.2"])
+def test_loopback_needs_no_warning(host):
+    assert cli.exposure_warning(host, require_auth=False) is None
