@@ -36,6 +36,8 @@ def allows(policy: str | None, account: str, action: str, queue_arn: str) -> boo
         return False
     statements = document.get("Statement", []) if isinstance(document, dict) else []
     statements = [statements] if isinstance(statements, dict) else statements
+    if not isinstance(statements, list):
+        return False
     action = _BATCH.get(action, action)
     matching = [
         statement
