@@ -22,7 +22,7 @@ import urllib.request
 
 import pytest
 
-from compat_tests.helpers import DEFAULT_REGION, RawClient, sqs_client, unique_name
+from compat_tests.helpers import DEFAULT_REGION, JSON_BODY, RawClient, sqs_client, unique_name
 from compat_tests.servers import start_emulator, start_moto
 
 TARGET = os.environ.get("SQS_COMPAT_TARGET", "emulator").lower()
@@ -115,7 +115,7 @@ def queue(queue_factory):
 
 
 def _admin_post(endpoint: str, path: str) -> dict:
-    req = urllib.request.Request(endpoint + path, data=b"", method="POST")
+    req = urllib.request.Request(endpoint + path, data=b"", method="POST", headers=JSON_BODY)
     with urllib.request.urlopen(req, timeout=10) as resp:
         assert resp.status == 200, f"{path} answered {resp.status}"
         return json.loads(resp.read().decode("utf-8"))

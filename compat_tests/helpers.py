@@ -28,6 +28,8 @@ DEFAULT_REGION = "us-east-1"
 QUERY_NS = "http://queue.amazonaws.com/doc/2012-11-05/"
 
 NON_EXISTENT_QUEUE = "AWS.SimpleQueueService.NonExistentQueue"
+# What an admin POST, PUT or DELETE with a body must say it carries (urllib's default, form, is refused).
+JSON_BODY = {"Content-Type": "application/json"}
 
 
 def sqs_client(endpoint: str, region: str = DEFAULT_REGION, access_key: str = "test", validate: bool = True):

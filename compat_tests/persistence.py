@@ -9,7 +9,7 @@ import subprocess
 import sys
 import urllib.request
 
-from compat_tests.helpers import sqs_client
+from compat_tests.helpers import JSON_BODY, sqs_client
 from compat_tests.servers import REPO_ROOT, Server, free_port, start_emulator
 
 PYTHON = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
@@ -47,7 +47,7 @@ class Emulator:
         return self.start()
 
     def admin(self, path: str) -> dict:
-        request = urllib.request.Request(self.server.url + path, data=b"", method="POST")
+        request = urllib.request.Request(self.server.url + path, data=b"", method="POST", headers=JSON_BODY)
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
 

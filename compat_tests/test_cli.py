@@ -131,6 +131,12 @@ BAD = {
     "sync_interval_ms": ("0", "must be from 1 to 60000, not 0"),
     "config": ("", "must name a file, not ''"),
     "queue_urls": ("subdomain", "must be one of aws, path, host, not 'subdomain'"),
+    "allowed_hosts": ("a b", "lists host names (or *), separated by commas, not 'a b'"),
+    "cors_origins": (
+        "localhost:3000",
+        "lists origins such as http://localhost:3000, separated by commas, not 'localhost:3000'",
+    ),
+    "require_auth": ("maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "auto_create": ("maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "long_poll_cap": ("-0.5", "must be 0 or more seconds, not -0.5"),
 }

@@ -265,3 +265,27 @@ def test_on_the_real_clock_messages_survive_a_restart(tmp_path):
             m["Body"] for m in emulator.client.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
         )
         assert bodies == ["0", "1", "2", "3", "4"]
+
+
+def test_the_data_dir_and_its_files_are_the_users_alone(tmp_path):
+    """Message bodies are on disk: no other local user may read them (issue 16, item 6)."""
+    data_dir = tmp_path / "new" / "store"
+    with Emulator(data_dir) as emulator:
+        url = emulator.client.create_queue(QueueName="private")["QueueUrl"]
+        emulator.client.send_message(QueueUrl=url, MessageBody="secret")
+        names = sorted(path.name for path in data_dir.iterdir())
+        assert any(name.endswith("-wal") for name in names) and any(name.endswith("-shm") for name in names)
+        assert data_dir.stat().st_mode & 0o777 == 0o700
+        for path in data_dir.iterdir():
+            assert path.stat().st_mode & 0o777 == 0o600, path.name
+
+
+def test_files_an_older_version_left_readable_are_made_private(tmp_path):
+    with Emulator(tmp_path) as emulator:
+        emulator.client.create_queue(QueueName="kept")
+    for path in tmp_path.iterdir():
+        path.chmod(0o644)
+    with Emulator(tmp_path) as emulator:
+        assert emulator.client.list_queues()["QueueUrls"]
+        store = [path for path in tmp_path.iterdir() if path.name != "lock"]
+        assert store and all(path.stat().st_mode & 0o777 == 0o600 for path in store)

@@ -25,6 +25,14 @@ ERRORS: dict[str, ErrorSpec] = {
     # A query request to a queue URL that names no action (LocalStack PR #5928, observed on AWS).
     "UnknownOperationException": ErrorSpec("UnknownOperationException", "UnknownOperationException", 404),
     "InternalFailure": ErrorSpec("InternalFailure", "InternalFailure", 500, sender_fault=False),
+    # Who may ask (--require-auth, the Host and Origin checks): AWS's Common Errors page, and SQS's
+    # AccessDenied with status 403 as SDKs report it (docs/sqs-reference.md has no recording of these).
+    "AccessDenied": ErrorSpec("AccessDeniedException", "AccessDenied", 403),
+    "MissingAuthenticationToken": ErrorSpec("MissingAuthenticationToken", "MissingAuthenticationToken", 403),
+    "IncompleteSignature": ErrorSpec("IncompleteSignature", "IncompleteSignature", 400),
+    "InvalidClientTokenId": ErrorSpec("InvalidClientTokenId", "InvalidClientTokenId", 403),
+    "SignatureDoesNotMatch": ErrorSpec("SignatureDoesNotMatch", "SignatureDoesNotMatch", 403),
+    "RequestExpired": ErrorSpec("RequestExpired", "RequestExpired", 400),
     # Errors modelled in the SQS service model.
     "QueueDoesNotExist": ErrorSpec("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),
     "QueueNameExists": ErrorSpec("QueueNameExists", "QueueAlreadyExists", 400),
@@ -61,7 +69,8 @@ class SqsError(Exception):
         super().__init__(message)
         self.spec = ERRORS[name]
         self.name = name
-        self.message = message
+        # A message may quote the request; a lone surrogate there could not be encoded in the answer.
+        self.message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         self.batch_form = batch_form  # how a batch entry reports it, where AWS words it differently
 
     @property

@@ -6,7 +6,7 @@ model names them) and returns the output dict. It knows no HTTP, XML or JSON.
 
 from botocore import xform_name
 
-from emulator.api import messages, move_tasks, queues
+from emulator.api import messages, move_tasks, queues, validation
 from emulator.api.context import Context
 
 HANDLERS = {
@@ -19,6 +19,7 @@ HANDLERS = {
 
 def dispatch(ctx: Context, operation: str, params: dict) -> dict:
     """Run one operation; the protocol layer has checked that botocore's model has it."""
+    validation.no_lone_surrogates(params)
     return HANDLERS[xform_name(operation)](ctx, params)
 
 

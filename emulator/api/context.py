@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from emulator.api import queue_urls, validation
+from emulator.api import access, queue_urls, validation
 from emulator.engine.broker import Broker
 from emulator.engine.queue import Queue
 from emulator.errors import SqsError, queue_does_not_exist
@@ -19,6 +19,8 @@ class Context:
     trace_header: str | None = None  # the request's X-Amzn-Trace-Id, for AWSTraceHeader
     auto_create: bool = False  # --auto-create: a missing queue is created with default attributes
     url_form: str = "aws"  # --queue-urls: the form rendered (api/queue_urls.py); every form is read
+    # --require-auth: the operation, which another account's queue runs only where its Policy allows.
+    action: str | None = None
 
     def queue_url(self, queue: Queue) -> str:
         """The URL of a queue in the server's form (api/queue_urls.py), the one every operation renders."""
@@ -43,6 +45,12 @@ class Context:
         return self.named_queue(address.account, region, address.name)
 
     def named_queue(self, account: str, region: str, name: str) -> Queue:
+        if self.action is not None and account != self.account:
+            # Another account's queue: AWS tells a missing one from a forbidden one to nobody.
+            try:
+                return self.accessible(self.broker.get_queue(account, region, name))
+            except SqsError:
+                raise access.denied(f"{self.base_url}/{account}/{name}") from None
         try:
             return self.broker.get_queue(account, region, name)
         except SqsError:
@@ -54,3 +62,11 @@ class Context:
         except SqsError:
             raise queue_does_not_exist() from None  # no queue can have that name
         return self.broker.create_queue(account, region, name, {"FifoQueue": "true"} if fifo else {})[0]
+
+    def accessible(self, queue: Queue) -> Queue:
+        """The queue, if the caller may run this operation on it (always, without --require-auth)."""
+        if self.action is None or queue.account == self.account:
+            return queue
+        if access.allows(queue.attributes.get("Policy"), self.account, self.action, queue.arn):
+            return queue
+        raise access.denied(self.queue_url(queue))

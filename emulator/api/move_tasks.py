@@ -45,7 +45,7 @@ def cancel_message_move_task(ctx: Context, params: dict) -> dict:
     handle = params["TaskHandle"]
     try:
         source_arn = json.loads(base64.b64decode(handle, validate=True))["sourceArn"]
-    except (ValueError, KeyError, TypeError, binascii.Error):
+    except (ValueError, KeyError, TypeError, RecursionError, binascii.Error):
         raise invalid_parameter("Value for parameter TaskHandle is invalid.") from None
     source = _existing(ctx, source_arn, "SourceArn")
     task = next((t for t in ctx.broker.move_tasks(source.arn) if t.handle == handle), None)
@@ -64,4 +64,4 @@ def _existing(ctx: Context, arn: str, parameter: str):
             "ResourceNotFoundException",
             f"The resource that you specified for the {parameter} parameter doesn't exist.",
         )
-    return queue
+    return ctx.accessible(queue)

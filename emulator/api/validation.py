@@ -1,6 +1,7 @@
 """Validation of request values as SQS does it (docs/sqs-reference.md 1.1-1.10)."""
 
 import re
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 from typing import Any, overload
 
@@ -16,6 +17,7 @@ ATTRIBUTE_NAME = re.compile(r"[\w.-]{1,256}")
 INVALID_CHARACTER = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 ALLOWED_CHARACTERS = "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF"
 DATA_TYPES = ("String", "Number", "Binary")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @overload
@@ -190,3 +192,42 @@ def group_or_dedup_id(name: str, value: str) -> None:
 
 def receive_request_attempt_id(value: str) -> None:
     group_or_dedup_id("ReceiveRequestAttemptId", value)
+
+
+def no_lone_surrogates(params: dict) -> None:
+    """Refuse a lone UTF-16 surrogate (a JSON "\\ud800" escape) anywhere in a request.
+
+    No UTF-8 text holds one, so it could be neither stored nor answered. Bodies and
+    message attribute values are left to their own checks, which give AWS's errors
+    for any character outside XML's set; everything else is refused here, before
+    the operation runs, in the error of its parameter.
+    """
+    for path, text, is_key in _strings(params, ()):
+        bad = LONE_SURROGATE.search(text)
+        if bad is None or (not is_key and path[-1] == "MessageBody"):
+            continue
+        if not is_key and path[-1] == "StringValue" and "MessageAttributes" in path:
+            continue
+        shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        if path[0] == "Attributes":
+            if is_key:
+                raise SqsError("InvalidAttributeName", f"Unknown Attribute {shown}.")
+            raise SqsError("InvalidAttributeValue", f"Invalid value for the parameter {path[1]}.")
+        where = ".".join(part.encode("utf-8", "backslashreplace").decode("utf-8") for part in path)
+        raise invalid_parameter(
+            f"Value {shown} for parameter {where} is invalid. Reason: Invalid binary character "
+            f"'#x{ord(bad.group()):X}' was found, the set of allowed characters is {ALLOWED_CHARACTERS}"
+        )
+
+
+def _strings(node: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str, bool]]:
+    """(path, text, whether it is a map key) of every string in params."""
+    if isinstance(node, str):
+        yield path, node, False
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield (*path, key), key, True
+            yield from _strings(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node, 1):
+            yield from _strings(value, (*path, str(index)))

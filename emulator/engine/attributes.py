@@ -5,7 +5,6 @@ Settings read from them when they change. Errors follow AWS's wording for
 CreateQueue and SetQueueAttributes (InvalidAttributeName / InvalidAttributeValue).
 """
 
-import json
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -39,17 +38,21 @@ def _int_range(low: int, high: int) -> Callable[[str], bool]:
     return lambda value: bool(_INTEGER.fullmatch(value)) and low <= int(value) <= high
 
 
-def _json_object(value: str) -> bool:
-    try:
-        return isinstance(json.loads(value), dict)
-    except ValueError:
+def _policy(value: str) -> bool:
+    """An access policy: a JSON object whose Statement, if any, is an object or a list of them."""
+    policy = redrive.json_object(value)
+    if policy is None:
         return False
+    statements = policy.get("Statement", [])
+    statements = [statements] if isinstance(statements, dict) else statements
+    return isinstance(statements, list) and all(isinstance(s, dict) for s in statements)
 
 
 def _checked_policy(value: str) -> str:
     """A Policy whose statements each name at most 7 actions, as AWS enforces on
     SetQueueAttributes (issue 18: a live AWS report of the error's wording)."""
-    statements = json.loads(value).get("Statement", []) if value else []
+    policy = redrive.json_object(value) if value else None  # validated before: an object
+    statements = policy.get("Statement", []) if policy else []
     for statement in statements if isinstance(statements, list) else [statements]:
         actions = statement.get("Action", []) if isinstance(statement, dict) else []
         count = len(actions) if isinstance(actions, list) else 1
@@ -81,7 +84,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     "ReceiveMessageWaitTimeSeconds": Setting("0", _int_range(0, limits.MAX_WAIT_SECONDS)),
     "VisibilityTimeout": Setting(str(limits.DEFAULT_VISIBILITY_TIMEOUT), _int_range(0, limits.MAX_VISIBILITY_TIMEOUT)),
-    "Policy": Setting(None, lambda v: v == "" or _json_object(v), _checked_policy),
+    "Policy": Setting(None, lambda v: v == "" or _policy(v), _checked_policy),
     "KmsMasterKeyId": Setting(None, lambda v: len(v) <= 2048),
     # AWS lists the key reuse period only while a KMS key is set (docs/sqs-reference.md section 3).
     "KmsDataKeyReusePeriodSeconds": Setting(

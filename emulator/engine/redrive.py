@@ -36,16 +36,17 @@ def _unusable(name: str, reason: str) -> SqsError:
     return SqsError("InvalidAttributeValue", f"Invalid value for the parameter {name}. Reason: {reason}")
 
 
-def _json_object(value: str) -> dict | None:
+def json_object(value: str) -> dict | None:
+    """The JSON object a policy attribute holds; None for anything else, nesting too deep included."""
     try:
         parsed = json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return parsed if isinstance(parsed, dict) else None
 
 
 def parse_redrive_policy(value: str) -> RedrivePolicy:
-    policy = _json_object(value)
+    policy = json_object(value)
     if policy is None:
         raise _unusable("RedrivePolicy", "Redrive policy is not a valid JSON map.")
     for key in ("maxReceiveCount", "deadLetterTargetArn"):
@@ -56,7 +57,7 @@ def parse_redrive_policy(value: str) -> RedrivePolicy:
         raise _invalid("RedrivePolicy", value, "Invalid value for deadLetterTargetArn.")
     try:
         count = int(count)  # AWS accepts the count as a number or a numeric string
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 reads as infinity
         count = None
     if count is None or not 1 <= count <= limits.MAX_RECEIVE_COUNT:
         raise _invalid(
@@ -76,7 +77,7 @@ def render_redrive_policy(policy: RedrivePolicy) -> str:
 
 
 def parse_redrive_allow_policy(value: str) -> RedriveAllowPolicy:
-    policy = _json_object(value)
+    policy = json_object(value)
     arns = policy.get("sourceQueueArns") if policy else None
     if (
         policy is None

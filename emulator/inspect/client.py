@@ -14,6 +14,7 @@ text); a server that cannot be reached raises EmulatorUnreachable.
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -22,6 +23,7 @@ from typing import overload
 
 DEFAULT_TIMEOUT = 10.0  # seconds; no admin route waits on anything
 PAGE = 1000  # the most messages the server returns per peek request
+TOKEN_VARIABLE = "SQS_EMULATOR_ADMIN_TOKEN"
 
 
 class AdminApiError(Exception):
@@ -43,9 +45,11 @@ class EmulatorUnreachable(ConnectionError):
 
 
 class AdminClient:
-    def __init__(self, endpoint: str, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, endpoint: str, timeout: float = DEFAULT_TIMEOUT, token: str | None = None):
         self.endpoint = endpoint.rstrip("/")
         self.timeout = timeout
+        # The admin token of a server run with --require-auth.
+        self.token = token if token is not None else os.environ.get(TOKEN_VARIABLE)
 
     def __repr__(self) -> str:
         return f"AdminClient({self.endpoint!r})"
@@ -137,8 +141,10 @@ class AdminClient:
             url += "?" + urllib.parse.urlencode(query)
         data = json.dumps(body).encode() if body is not None else (b"" if method in ("POST", "PUT") else None)
         request = urllib.request.Request(url, data=data, method=method)
-        if body is not None:
+        if data is not None:  # else urllib says form-urlencoded, which the server refuses
             request.add_header("Content-Type", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 return _parse(response.status, response.read())

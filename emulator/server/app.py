@@ -10,9 +10,12 @@ from werkzeug.wrappers import Request, Response
 from emulator import api, protocol
 from emulator.errors import SqsError
 from emulator.events.registry import EventSources
-from emulator.server import admin, compat
-from emulator.server.admin import ui
+from emulator.server import admin, auth, compat
+from emulator.server.admin import token, ui
 from emulator.server.admin.metrics import Metrics
+from emulator.server.auth import Verifier
+from emulator.server.failures import log_internal_error
+from emulator.server.guard import Guard, Refusal
 from emulator.server.identity import identify
 from emulator.store import MEMORY, Store
 
@@ -30,7 +33,13 @@ class EmulatorApp:
         auto_create: bool = False,
         event_sources: EventSources | None = None,
         queue_urls: str = "aws",
+        guard: Guard | None = None,
+        verifier: Verifier | None = None,
+        admin_token: str | None = None,
     ):
+        self.guard = guard or Guard(hostname)
+        self.verifier = verifier  # --require-auth: every SQS request is signed by a configured key
+        self.admin_token = admin_token  # with it, the admin API and dashboard need this token
         self.broker = broker
         self.store = store
         self.auto_create = auto_create
@@ -48,29 +57,61 @@ class EmulatorApp:
         return self.handle(request)(environ, start_response)
 
     def handle(self, request: Request) -> Response:
-        if admin.claims(request.path):
-            return admin.handle(request, self)
-        if ui.wanted_by_browser(request):  # a person who typed the endpoint into a browser
-            return ui.redirect()
-        if compat.claims(request.path):  # other emulators' paths: never an SQS request
-            return compat.handle(request, self)
+        for_admin = admin.claims(request.path)
+        refusal = self.guard.refusal(request, for_admin)
+        if refusal is not None:
+            return self._refuse(request, for_admin, refusal)
+        response = self.guard.preflight(request)
+        if response is None:
+            # Other emulators' paths are guarded as SQS requests are (an SDK may call them)
+            # and, with --require-auth, need the admin token as the admin API does.
+            if for_admin or compat.claims(request.path):
+                if self.admin_token is not None and not token.admits(request, self.admin_token):
+                    response = token.challenge(request, self.admin_token)
+                else:
+                    response = admin.handle(request, self) if for_admin else compat.handle(request, self)
+            elif ui.wanted_by_browser(request):  # a person who typed the endpoint into a browser
+                response = ui.redirect()
+            else:
+                response = self.handle_sqs(request)
+        self.guard.add_cors(request, response)
+        return response
+
+    def _refuse(self, request: Request, for_admin: bool, refusal: Refusal) -> Response:
+        if for_admin:
+            return admin.error(refusal.status, refusal.message)
+        error = SqsError("AccessDenied", refusal.message)
+        return protocol.serialize_error(protocol.detect(request), error, str(uuid.uuid4()))
+
+    def _caller(self, request: Request) -> str | None:
+        """With --require-auth, the account of the key that signed the request (SqsError if none
+        did); the dashboard, unsigned but with the admin token, acts as the default account."""
+        if self.verifier is None:
+            return None
+        if self.admin_token is not None and auth.claimed(request) is None and token.admits(request, self.admin_token):
+            return self.account_id
+        return self.verifier.verify(request).account
+
+    def handle_sqs(self, request: Request) -> Response:
         started = time.perf_counter()
         request_id = str(uuid.uuid4())
         wire = protocol.detect(request)
         operation = "?"
         try:
+            caller = self._caller(request)
             operation, params = protocol.parse(wire, request)
             identity = identify(request, self.account_id, self.region)
             ctx = api.Context(
                 broker=self.broker,
-                account=identity.account,
+                account=caller or identity.account,
                 region=identity.region,
                 base_url=self.base_url(request),
                 default_region=self.region,
-                sender_id=identity.account,  # what AWS shows for root credentials
+                sender_id=caller or identity.account,  # what AWS shows for root credentials
                 trace_header=request.headers.get("X-Amzn-Trace-Id"),
                 auto_create=self.auto_create,
                 url_form=self.queue_urls,
+                action=operation if caller else None,
             )
             result = api.dispatch(ctx, operation, params)
             self.store.durable()  # --sync always: the reply waits for its change's commit
@@ -79,9 +120,9 @@ class EmulatorApp:
         except SqsError as error:
             response = protocol.serialize_error(wire, error, request_id)
             outcome = error.name
-        except Exception:
+        except Exception as exc:
             # A bug of ours: answer as AWS does for an internal failure, keep serving.
-            log.exception("internal error in %s", operation)
+            log_internal_error(log, f"in {operation}", exc)
             failure = SqsError("InternalFailure", "The request processing has failed because of an unknown error.")
             response = protocol.serialize_error(wire, failure, request_id)
             outcome = failure.name

@@ -9,6 +9,7 @@ scripts share.
 
 from __future__ import annotations
 
+import secrets
 import socket
 from dataclasses import dataclass
 
@@ -20,6 +21,8 @@ from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.events.registry import EventSources
 from emulator.server import config
 from emulator.server.app import EmulatorApp
+from emulator.server.auth import Verifier
+from emulator.server.guard import Guard
 from emulator.server.http import KeepAliveHandler
 from emulator.server.options import CLOCKS, OptionError, checked
 from emulator.store import Store, open_store
@@ -54,12 +57,18 @@ class Options:
     cooldowns: str = "aws"  # "off" overrides purge_cooldown and recreate_cooldown with 0
     long_poll_cap: float | None = None  # real seconds an empty long poll may wait at most; None: no cap
     queue_urls: str = "aws"  # the form of queue URLs: aws, path or host (emulator/api/queue_urls.py)
+    # Host names requests may name besides loopback, IP addresses and --hostname ("*": any).
+    allowed_hosts: tuple[str, ...] = ()
+    cors_origins: tuple[str, ...] = ()  # web origins (scheme://host[:port]) that may call it, with CORS
+    require_auth: bool = False  # SigV4 with the config file's [[credentials]]; the admin API needs a token
     log_level: str = "info"  # the command line's; build() leaves logging to its caller
 
     def __post_init__(self):
         # One refusal at a time: the first bad value in the table's order.
         for name, value in checked(self).items():
             object.__setattr__(self, name, value)  # as read: "MANUAL" is "manual", "9324" is 9324
+        if self.require_auth and not self.config:
+            raise OptionError("require_auth", "needs --config with [[credentials]] (access_key, secret_key, account)")
 
 
 @dataclass
@@ -70,6 +79,7 @@ class Emulator:
     broker: Broker
     app: EmulatorApp
     http: BaseWSGIServer | None  # None when built without listening
+    admin_token: str | None = None  # with require_auth: what the admin API asks for
 
     def close(self) -> None:
         if self.http is not None:
@@ -103,6 +113,8 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         store.recover(broker)
         if options.config:
             config.apply(options.config, broker, options.account_id, options.region, event_sources)
+        verifier, admin_token = _authentication(options)
+        guard = Guard(options.hostname, options.allowed_hosts, options.cors_origins)
         app = EmulatorApp(
             broker,
             options.account_id,
@@ -112,6 +124,9 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
             options.auto_create,
             event_sources,
             options.queue_urls,
+            guard=guard,
+            verifier=verifier,
+            admin_token=admin_token,
         )
         http = _listen(options.host, options.port, app, handler) if listen else None
     except BaseException:
@@ -119,7 +134,7 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         broker.close()
         store.close()
         raise
-    return Emulator(store, broker, app, http)
+    return Emulator(store, broker, app, http, admin_token)
 
 
 def _listen(host: str, port: int, app: EmulatorApp, handler) -> BaseWSGIServer:
@@ -129,3 +144,15 @@ def _listen(host: str, port: int, app: EmulatorApp, handler) -> BaseWSGIServer:
         http = make_server(host, port, app, threaded=True, request_handler=handler, fd=listening.fileno())
     http.server_port = http.port  # set by HTTPServer.server_bind, which a given socket skips
     return http
+
+
+def _authentication(options: Options) -> tuple[Verifier | None, str | None]:
+    """With require_auth: the verifier of the config file's keys, and the admin token
+    (the file's, else a random one). Raises ConfigError."""
+    if not options.require_auth:
+        return None, None
+    assert options.config is not None  # Options refuses require_auth without it
+    keys, admin_token = config.credentials(options.config, options.account_id)
+    if not keys:
+        raise config.ConfigError(f"{options.config}: --require-auth needs at least one [[credentials]] entry")
+    return Verifier(keys), admin_token or secrets.token_urlsafe(24)

@@ -3,6 +3,7 @@
 import argparse
 import dataclasses
 import errno
+import ipaddress
 import logging
 import os
 import signal
@@ -88,6 +89,29 @@ def _bind_problem(error: OSError, chosen: Options) -> str:
     return f"--host {chosen.host}: cannot listen there: {reason}"
 
 
+def client_address(host: str) -> str:
+    """An address a client can reach the server at: a wildcard bind is reached on loopback."""
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
+def exposure_warning(host: str, require_auth: bool) -> str | None:
+    """What to tell someone who binds beyond loopback with no authentication."""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback or require_auth:
+        return None
+    return (
+        f"WARNING: listening on {host} without --require-auth: anyone who can reach this address "
+        "can read, send, purge and delete every queue"
+    )
+
+
 def main(argv=None) -> None:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in inspect_cli.COMMANDS:  # queues, peek, advance, reset: the inspector
@@ -111,7 +135,7 @@ def main(argv=None) -> None:
     # Before the banner: whoever waits for it may signal at once.
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    endpoint = f"http://{chosen.host}:{server.server_port}"
+    endpoint = f"http://{client_address(chosen.host)}:{server.server_port}"
     kept = f"data in {chosen.data_dir}, sync {chosen.sync}" if chosen.data_dir else "in memory"
     print(
         f"SQS emulator listening on {endpoint} (account {chosen.account_id}, region {chosen.region}, "
@@ -119,7 +143,14 @@ def main(argv=None) -> None:
         flush=True,
     )
     print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
-    print(f"Dashboard: {endpoint}/_emulator/ui/", flush=True)
+    if emulator.admin_token is not None:
+        print(f"Requests must be signed by a key of {chosen.config}; admin token: {emulator.admin_token}", flush=True)
+        print(f"Dashboard: {endpoint}/_emulator/ui?token={emulator.admin_token}", flush=True)
+    else:
+        print(f"Dashboard: {endpoint}/_emulator/ui/", flush=True)
+    warning = exposure_warning(chosen.host, chosen.require_auth)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     try:
         server.serve_forever()
     finally:

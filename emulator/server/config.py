@@ -8,6 +8,16 @@ created at start when missing.
     attributes = { VisibilityTimeout = 60, RedrivePolicy = { deadLetterTargetArn = "orders-dlq", maxReceiveCount = 5 } }
     tags = { team = "payments" }
 
+With --require-auth, the keys that may sign requests, each acting as one account,
+and optionally the admin API's token (default: a random one, in the startup banner):
+
+    [[credentials]]
+    access_key = "AKIDLOCAL1"
+    secret_key = "a-long-secret"
+    account = "123456789012"           # optional: default --account-id
+    [admin]
+    token = "another-long-secret"
+
 Each queue goes through CreateQueue itself, so its attributes meet AWS's
 validation word for word. A dead-letter target may be a queue's name (of the
 same account and region); a queue of the file is created after the queue it
@@ -43,12 +53,15 @@ from emulator.events.spec import FIELDS as EVENT_SOURCE_FIELDS
 from emulator.events.spec import MappingError
 from emulator.server import elasticmq
 from emulator.server.admin.routes import fault_policy
+from emulator.server.auth import Credential
+from emulator.server.identity import valid_account_id
 
 log = logging.getLogger(__name__)
 
 QUEUE_KEYS = {"name", "account", "region", "attributes", "tags", "faults"}
 EVENT_SOURCE_KEYS = {"queue", "account", "region", *EVENT_SOURCE_FIELDS}
-DOCUMENT_KEYS = ("event_sources", "queues", "server")
+DOCUMENT_KEYS = ("admin", "credentials", "event_sources", "queues", "server")
+CREDENTIAL_KEYS = {"access_key", "secret_key", "account"}
 JSON_ATTRIBUTES = ("RedrivePolicy", "RedriveAllowPolicy", "Policy")
 
 
@@ -87,7 +100,7 @@ class _Entry:
             try:
                 parsed = json.loads(policy)
                 target = parsed.get("deadLetterTargetArn") if isinstance(parsed, dict) else None
-            except ValueError:
+            except (ValueError, RecursionError):
                 target = None  # CreateQueue gives AWS's error for it
             if isinstance(target, str) and target and not redrive.ARN.fullmatch(target):
                 self.dead_letter_target = target  # a queue's name
@@ -139,6 +152,36 @@ def server_table(path: str) -> dict:
     if not isinstance(server, dict):
         raise ConfigError(f"{path}: server must be a table, written [server]")
     return server
+
+
+def credentials(path: str, default_account: str) -> tuple[dict[str, Credential], str | None]:
+    """The file's access keys (by key) and its admin token, for --require-auth."""
+    document = _read(path)
+    raw = document.get("credentials", [])
+    if not isinstance(raw, list):
+        raise ConfigError(f"{path}: credentials must be an array of tables, written [[credentials]]")
+    keys: dict[str, Credential] = {}
+    for number, entry in enumerate(raw):
+        where = f"{path}: credentials[{number}]"
+        if not isinstance(entry, dict) or entry.keys() - CREDENTIAL_KEYS:
+            raise ConfigError(f"{where}: each entry is a table of {', '.join(sorted(CREDENTIAL_KEYS))}")
+        values = {"account": default_account, **entry}
+        if not all(isinstance(values.get(key), str) and values[key] for key in CREDENTIAL_KEYS):
+            raise ConfigError(f"{where}: access_key and secret_key are non-empty strings")
+        if not valid_account_id(values["account"]):
+            raise ConfigError(f"{where}: account must be 12 digits")
+        if values["access_key"] in keys:
+            raise ConfigError(f"{where}: access_key {values['access_key']!r} is given twice")
+        keys[values["access_key"]] = Credential(values["access_key"], values["secret_key"], values["account"])
+    admin = document.get("admin", {})
+    token = admin.get("token") if isinstance(admin, dict) else None
+    if (
+        not isinstance(admin, dict)
+        or admin.keys() - {"token"}
+        or not (token is None or (isinstance(token, str) and token))
+    ):
+        raise ConfigError(f"{path}: admin is a table with one key, token, a non-empty string")
+    return keys, token
 
 
 def _queues(path: str, document: dict, account: str, region: str) -> list[_Entry]:

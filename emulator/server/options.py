@@ -20,6 +20,7 @@ Adding an option: a field on `Options` (build.py) and one `Option(...)` line in 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
@@ -147,6 +148,33 @@ class Flag:
         raise ValueError(f"must be true or false (also 1/0, yes/no, on/off), not {value!r}")
 
 
+@dataclass(frozen=True)
+class Names:
+    """A list, written with commas in a flag or the environment (a list in a file or Python);
+    each item passes `valid`, or `problem` is said."""
+
+    valid: Any
+    problem: str
+    metavar: str = "A,B,..."
+
+    def parse(self, value: Any) -> tuple[str, ...]:
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+            raise ValueError(f"{self.problem}, not {value!r}")
+        names = tuple(item.strip() for item in items if item.strip())
+        if not all(self.valid(name) for name in names):
+            raise ValueError(f"{self.problem}, not {value!r}")
+        return names
+
+
+HOST_NAME = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")  # --allowed-hosts: names, no ports
+
+
+def _valid_origin(value: str) -> bool:
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and _valid_host(parts.netloc) and parts.path in ("", "/")
+
+
 def _valid_host(value: str) -> bool:
     try:
         parts = urlsplit(f"//{value}")
@@ -221,6 +249,21 @@ TABLE = (
         "queue_urls",
         Choice(queue_urls.FORMS),
         "aws: /<account>/<name> in every region; path: the region in the path; host: sqs.<region>.<host>",
+    ),
+    Option(
+        "allowed_hosts",
+        Names(lambda name: name == "*" or HOST_NAME.fullmatch(name), "lists host names (or *), separated by commas"),
+        "host names requests may name besides loopback names, IP addresses and --hostname (*: any; Docker: the service)",
+    ),
+    Option(
+        "cors_origins",
+        Names(_valid_origin, "lists origins such as http://localhost:3000, separated by commas"),
+        "web origins that may call it from a browser, answered with CORS headers (none by default)",
+    ),
+    Option(
+        "require_auth",
+        Flag(),
+        "check SigV4 signatures against the config file's [[credentials]], keep accounts apart, token the admin API",
     ),
     Option("auto_create", Flag(), "a request to a missing queue creates it (a .fifo name: a FIFO queue)"),
     Option(

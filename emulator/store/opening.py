@@ -15,14 +15,20 @@ from emulator.store.schema import APPLICATION_ID, MIGRATIONS, VERSION
 log = logging.getLogger(__name__)
 
 LOCK_FILE = "lock"
+PRIVATE_DIRECTORY = 0o700
+PRIVATE_FILE = 0o600
+# SQLite gives its -wal and -shm files the mode of the database file.
+SQLITE_SUFFIXES = ("", "-wal", "-shm")
 
 
 def lock_directory(directory: str):
     """Hold DIR/lock for this process (flock); a second process is refused, naming the first."""
     try:
-        os.makedirs(directory, exist_ok=True)
+        # Messages are private: the directory and every file in it are the user's alone.
+        os.makedirs(directory, mode=PRIVATE_DIRECTORY, exist_ok=True)
         # Held open for the process's life: the lock lives as long as the file is open.
-        lock_file = open(os.path.join(directory, LOCK_FILE), "a+")  # noqa: SIM115
+        lock_fd = os.open(os.path.join(directory, LOCK_FILE), os.O_RDWR | os.O_CREAT | os.O_APPEND, PRIVATE_FILE)
+        lock_file = os.fdopen(lock_fd, "a+")
     except OSError as error:
         raise StoreError(f"cannot use data dir {directory}: {error.strerror}") from None
     try:
@@ -44,7 +50,10 @@ def lock_directory(directory: str):
 def open_database(path: str, sync: str) -> sqlite3.Connection:
     """The store's file, checked as ours and migrated to the current schema; a clear StoreError otherwise."""
     try:
+        os.close(os.open(path, os.O_RDONLY | os.O_CREAT, PRIVATE_FILE))  # a new file is born private
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=2)
+    except OSError as error:
+        raise StoreError(f"cannot open {path}: {error.strerror}; check that it is a readable file") from None
     except sqlite3.Error as error:
         raise StoreError(f"cannot open {path}: {error}; check that it is a readable file") from None
     try:
@@ -60,7 +69,18 @@ def open_database(path: str, sync: str) -> sqlite3.Connection:
     except StoreError:
         db.close()
         raise
+    _make_private(path)
     return db
+
+
+def _make_private(path: str) -> None:
+    """Files of a store written by an older version (0644) become the user's alone."""
+    for name in (path + suffix for suffix in SQLITE_SUFFIXES):
+        try:
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, PRIVATE_FILE)
+        except FileNotFoundError:
+            pass
 
 
 def damaged(path: str, error: Exception) -> StoreError:

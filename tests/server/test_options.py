@@ -36,6 +36,19 @@ CASES = {
     "sync_interval_ms": ("50", 50, "0", "must be from 1 to 60000, not 0"),
     "config": ("CONFIG", "CONFIG", "", "must name a file, not ''"),  # CONFIG: an empty file of the test's
     "queue_urls": ("PATH", "path", "subdomain", "must be one of aws, path, host, not 'subdomain'"),
+    "allowed_hosts": (
+        "sqs, queues.internal",
+        ("sqs", "queues.internal"),
+        "a b",
+        "lists host names (or *), separated by commas, not 'a b'",
+    ),
+    "cors_origins": (
+        "http://localhost:3000",
+        ("http://localhost:3000",),
+        "localhost:3000",
+        "lists origins such as http://localhost:3000, separated by commas, not 'localhost:3000'",
+    ),
+    "require_auth": ("yes", True, "maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "auto_create": ("on", True, "maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "long_poll_cap": ("0.1", 0.1, "-0.1", "must be 0 or more seconds, not -0.1"),
 }
@@ -55,10 +68,15 @@ def test_every_field_of_options_is_in_the_table_or_python_only():
 def _given(name: str, written, source: str, tmp_path) -> tuple[list[str], dict[str, str]]:
     """argv and environment that give option `name` the value `written` from `source`."""
     option = options.BY_NAME[name]
+    # require_auth needs a config file (of credentials); the config source is one.
+    needed = []
+    if name == "require_auth" and source != "config":
+        (tmp_path / "credentials.toml").write_text("")
+        needed = ["--config", str(tmp_path / "credentials.toml")]
     if source == "flag":
-        return [option.flag, written], {}
+        return [option.flag, written, *needed], {}
     if source == "env":
-        return [], {option.env: written}
+        return needed, {option.env: written}
     path = tmp_path / "emulator.toml"
     path.write_text(f"[server]\n{name} = {json.dumps(written)}\n")  # a JSON string is a TOML string
     return ["--config", str(path)], {}
@@ -206,3 +224,26 @@ def test_cooldowns_off_is_a_preset_that_zeroes_both_cooldowns(argv, env):
         assert (emulator.broker.purge_cooldown, emulator.broker.recreate_cooldown) == (0, 0)
     finally:
         emulator.close()
+
+
+def test_require_auth_needs_a_config_file():
+    with pytest.raises(OptionError, match=r"^require_auth needs --config with \[\[credentials\]\]"):
+        Options(require_auth=True)
+
+
+@pytest.mark.parametrize(
+    "host, address", [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1"), ("fe80::1", "[fe80::1]")]
+)
+def test_the_banner_shows_an_address_a_client_can_use(host, address):
+    assert cli.client_address(host) == address
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5", "sqs.internal"])
+def test_binding_beyond_loopback_without_auth_warns(host):
+    assert "without --require-auth" in cli.exposure_warning(host, require_auth=False)
+    assert cli.exposure_warning(host, require_auth=True) is None
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost", "127.0.0.2"])
+def test_loopback_needs_no_warning(host):
+    assert cli.exposure_warning(host, require_auth=False) is None

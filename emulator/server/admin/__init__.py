@@ -27,6 +27,7 @@ from werkzeug.wrappers import Request, Response
 
 from emulator.server.admin import event_sources, routes, ui
 from emulator.server.admin.routes import AdminError
+from emulator.server.failures import log_internal_error
 
 PREFIX = "/_emulator/"
 MOTO_RESET = "/moto-api/reset"  # moto's server-mode reset, so suites written for it run unchanged
@@ -59,9 +60,13 @@ def handle(request: Request, app) -> Response:
         return result if isinstance(result, Response) else _json(result)
     except AdminError as error:
         return _json({"error": error.message}, error.status)
-    except Exception:  # a bug of ours: still a JSON answer, and the server keeps serving
-        log.exception("admin route %s failed", request.path)
+    except Exception as exc:  # a bug of ours: still a JSON answer, and the server keeps serving
+        log_internal_error(log, f"in admin route {route!r}", exc)
         return _json({"error": "internal error; see the server log"}, 500)
+
+
+def error(status: int, message: str) -> Response:
+    return _json({"error": message}, status)
 
 
 def _json(body: dict, status: int = 200) -> Response:

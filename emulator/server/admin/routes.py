@@ -46,7 +46,7 @@ def _body(request) -> dict:
         return {}
     try:
         body = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder goes
         raise AdminError(400, "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise AdminError(400, "the body must be a JSON object")

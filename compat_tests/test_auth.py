@@ -1,0 +1,233 @@
+"""--require-auth: SigV4 checked against the config file's keys, each key one account.
+
+Errors and statuses: AWS's Common Errors page (docs.aws.amazon.com/AWSSimpleQueueService/
+latest/APIReference/CommonErrors.html) for MissingAuthenticationToken, InvalidClientTokenId
+(403), IncompleteSignature and RequestExpired; SignatureDoesNotMatch (403) and its "Signature
+expired: ... - 15 min.)" wording as SQS answered in aws/aws-sdk-go#487 and aws/aws-sdk-js#401;
+AccessDenied (403) "Access to the resource <url> is denied." as SDKs report it for SQS.
+"""
+
+import datetime
+import json
+import urllib.parse
+
+import boto3
+import pytest
+from botocore.auth import SigV4Auth, SigV4QueryAuth
+from botocore.awsrequest import AWSRequest
+from botocore.config import Config
+from botocore.credentials import Credentials
+from botocore.exceptions import ClientError
+
+from compat_tests.helpers import JSON_BODY, RawClient, unique_name
+from compat_tests.servers import start_emulator
+
+ALICE = ("AKIDALICE", "alice-secret", "111111111111")
+BOB = ("AKIDBOB", "bob-secret", "222222222222")
+ADMIN_TOKEN = "admin-token-for-tests"
+CONFIG = f"""
+[[credentials]]
+access_key = "{ALICE[0]}"
+secret_key = "{ALICE[1]}"
+account = "{ALICE[2]}"
+
+[[credentials]]
+access_key = "{BOB[0]}"
+secret_key = "{BOB[1]}"
+account = "{BOB[2]}"
+
+[admin]
+token = "{ADMIN_TOKEN}"
+"""
+LIST_QUEUES = "/?Action=ListQueues&Version=2012-11-05"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    path = tmp_path_factory.mktemp("auth") / "auth.toml"
+    path.write_text(CONFIG)
+    server = start_emulator("manual", "auth", "--require-auth", "--config", str(path))
+    yield server
+    server.stop()
+
+
+def client(server, access_key: str, secret_key: str):
+    return boto3.session.Session().client(
+        "sqs",
+        endpoint_url=server.url,
+        region_name="us-east-1",
+        aws_access_key_id=access_key,
+        aws_secret_access_key=secret_key,
+        config=Config(retries={"max_attempts": 1}),
+    )
+
+
+@pytest.fixture(scope="module")
+def alice(server):
+    return client(server, *ALICE[:2])
+
+
+@pytest.fixture(scope="module")
+def bob(server):
+    return client(server, *BOB[:2])
+
+
+def _error(call, **kwargs) -> tuple[str, int, str]:
+    with pytest.raises(ClientError) as raised:
+        call(**kwargs)
+    error = raised.value.response
+    return error["Error"]["Code"], error["ResponseMetadata"]["HTTPStatusCode"], error["Error"]["Message"]
+
+
+def test_the_right_secret_acts_as_its_account(alice):
+    url = alice.create_queue(QueueName=unique_name("mine"))["QueueUrl"]
+    assert f"/{ALICE[2]}/" in url
+    alice.send_message(QueueUrl=url, MessageBody="hello")
+    assert alice.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "hello"
+
+
+def test_a_wrong_secret_is_signature_does_not_match(server):
+    code, status, message = _error(client(server, ALICE[0], "not-the-secret").list_queues)
+    assert (code, status) == ("SignatureDoesNotMatch", 403)
+    assert message.startswith("The request signature we calculated does not match the signature you provided.")
+
+
+def test_an_unknown_key_is_invalid_client_token_id(server):
+    code, status, message = _error(client(server, "AKIDNOBODY", "whatever").list_queues)
+    assert (code, status, message) == (
+        "InvalidClientTokenId",
+        403,
+        "The security token included in the request is invalid.",
+    )
+
+
+def test_an_unsigned_request_is_missing_authentication_token(server):
+    response = RawClient(server.url).request("GET", LIST_QUEUES, sign=False)
+    assert response.status == 403
+    assert response.xml().find("Error/Code").text == "MissingAuthenticationToken"
+
+
+def _signed_at(server, when: datetime.datetime, signer) -> AWSRequest:
+    """Signed by botocore's signer as add_auth does, with the clock read as `when`
+    (add_auth's own clock call differs between botocore versions)."""
+    request = AWSRequest(method="GET", url=server.url + LIST_QUEUES)
+    request.context["timestamp"] = when.strftime("%Y%m%dT%H%M%SZ")
+    signer._modify_request_before_signing(request)
+    canonical = signer.canonical_request(request)
+    signer._inject_signature_to_request(request, signer.signature(signer.string_to_sign(request, canonical), request))
+    return request
+
+
+def _send(server, request: AWSRequest):
+    prepared = request.prepare()
+    path = prepared.url[len(server.url) :]
+    return RawClient(server.url).request("GET", path, headers=dict(prepared.headers.items()), sign=False)
+
+
+def test_an_old_signature_is_expired(server):
+    """Signed 20 minutes ago by botocore's signer: more than AWS's 15 minutes of skew."""
+    when = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=20)
+    signer = SigV4Auth(Credentials(*ALICE[:2]), "sqs", "us-east-1")
+    response = _send(server, _signed_at(server, when, signer))
+    assert response.status == 403
+    assert response.xml().find("Error/Code").text == "SignatureDoesNotMatch"
+    message = response.xml().find("Error/Message").text
+    assert message.startswith(f"Signature expired: {when:%Y%m%dT%H%M%SZ} is now earlier than ")
+    assert message.endswith(" - 15 min.)")
+
+
+def test_a_signature_within_the_skew_is_accepted(server):
+    when = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=10)
+    signer = SigV4Auth(Credentials(*ALICE[:2]), "sqs", "us-east-1")
+    assert _send(server, _signed_at(server, when, signer)).status == 200
+
+
+def test_presigned_urls(server):
+    now = datetime.datetime.now(datetime.UTC)
+    good = SigV4QueryAuth(Credentials(*ALICE[:2]), "sqs", "us-east-1", expires=300)
+    assert _send(server, _signed_at(server, now, good)).status == 200
+    wrong = SigV4QueryAuth(Credentials(ALICE[0], "wrong"), "sqs", "us-east-1", expires=300)
+    response = _send(server, _signed_at(server, now, wrong))
+    assert response.status == 403 and response.xml().find("Error/Code").text == "SignatureDoesNotMatch"
+    expired = _send(server, _signed_at(server, now - datetime.timedelta(minutes=10), good))
+    assert expired.status == 400 and expired.xml().find("Error/Code").text == "RequestExpired"
+
+
+def test_another_accounts_queue_by_url_is_access_denied(alice, bob):
+    url = alice.create_queue(QueueName=unique_name("private"))["QueueUrl"]
+    alice.send_message(QueueUrl=url, MessageBody="secret")
+    for call, kwargs in [
+        (bob.send_message, {"MessageBody": "x"}),
+        (bob.receive_message, {}),
+        (bob.purge_queue, {}),
+        (bob.delete_queue, {}),
+        (bob.get_queue_attributes, {"AttributeNames": ["All"]}),
+    ]:
+        code, status, message = _error(call, QueueUrl=url, **kwargs)
+        assert (code, status) == ("AccessDenied", 403)
+        assert message == f"Access to the resource {url} is denied."
+    name = url.rsplit("/", 1)[1]
+    assert _error(bob.get_queue_url, QueueName=name, QueueOwnerAWSAccountId=ALICE[2])[:2] == ("AccessDenied", 403)
+    assert url not in bob.list_queues().get("QueueUrls", [])
+    attributes = alice.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])
+    assert attributes["Attributes"]["ApproximateNumberOfMessages"] == "1"  # nothing changed
+
+
+def test_add_permission_grants_that_account_that_action(alice, bob):
+    url = alice.create_queue(QueueName=unique_name("shared"))["QueueUrl"]
+    alice.add_permission(QueueUrl=url, Label="bob-sends", AWSAccountIds=[BOB[2]], Actions=["SendMessage"])
+    bob.send_message(QueueUrl=url, MessageBody="from bob")
+    bob.send_message_batch(QueueUrl=url, Entries=[{"Id": "1", "MessageBody": "batch"}])  # SendMessage covers it
+    assert _error(bob.receive_message, QueueUrl=url)[:2] == ("AccessDenied", 403)
+    assert alice.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
+    alice.remove_permission(QueueUrl=url, Label="bob-sends")
+    assert _error(bob.send_message, QueueUrl=url, MessageBody="again")[:2] == ("AccessDenied", 403)
+
+
+def test_a_policy_set_by_attribute_grants_too(alice, bob):
+    url = alice.create_queue(QueueName=unique_name("open"))["QueueUrl"]
+    arn = alice.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    policy = {
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{BOB[2]}:root"}, "Action": "sqs:*", "Resource": arn}
+        ],
+    }
+    alice.set_queue_attributes(QueueUrl=url, Attributes={"Policy": json.dumps(policy)})
+    bob.send_message(QueueUrl=url, MessageBody="x")
+    assert bob.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "x"
+
+
+def test_the_admin_api_asks_for_the_token(server):
+    raw = RawClient(server.url)
+    refused = raw.request("GET", "/_emulator/queues", sign=False)
+    assert refused.status == 401 and "token" in refused.json()["error"]
+    assert raw.request("GET", "/_emulator/health", sign=False).status == 200  # readiness probes
+    bearer = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    assert raw.request("GET", "/_emulator/queues", headers=bearer, sign=False).status == 200
+    wrong = {"Authorization": "Bearer nope", **JSON_BODY}
+    assert raw.request("POST", "/_emulator/reset", "{}", wrong, sign=False).status == 401
+
+
+def test_the_dashboard_keeps_the_token_in_a_cookie(server, alice):
+    raw = RawClient(server.url)
+    visit = raw.request("GET", f"/_emulator/ui?token={urllib.parse.quote(ADMIN_TOKEN)}", sign=False)
+    assert visit.status == 303 and visit.header("Location").endswith("/_emulator/ui")
+    cookie = visit.header("Set-Cookie")
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    jar = {"Cookie": cookie.split(";", 1)[0]}
+    assert raw.request("GET", "/_emulator/queues", headers=jar, sign=False).status == 200
+    # The dashboard's own SQS calls, unsigned, act as the default account with the cookie.
+    own = {
+        **jar,
+        "Origin": server.url,
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "AmazonSQS.ListQueues",
+    }
+    assert raw.request("POST", "/", "{}", own, sign=False).status == 200
+    assert raw.request("GET", "/_emulator/ui?token=wrong", sign=False).status == 401
+
+
+def test_the_banner_shows_the_token_and_no_exposure_warning(server):
+    log = server.log_path.read_text()
+    assert f"admin token: {ADMIN_TOKEN}" in log and "WARNING" not in log
