@@ -168,7 +168,12 @@ def test_environment_values_are_read_as_flags_are():
     try:
         assert "manual clock" in _banner(proc)[0]
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        conn.request("POST", "/_emulator/clock/advance", body=json.dumps({"seconds": 5}))
+        conn.request(
+            "POST",
+            "/_emulator/clock/advance",
+            body=json.dumps({"seconds": 5}),
+            headers={"Content-Type": "application/json"},
+        )
         response = conn.getresponse()
         assert response.status == 200, response.read()  # a real clock refuses (409)
         response.read()

@@ -297,12 +297,13 @@ def test_a_mapping_is_made_only_from_a_json_request_of_this_origin_and_commands_
     fields = {"queue": url, "target": "http://127.0.0.1:1/x"}
     plain = {"Content-Type": "text/plain"}
     assert call(endpoint, "POST", "/_emulator/event-sources", fields, headers=plain)[0] == 415
+    # The guard refuses a page's origin and a rebound Host before the route (emulator/server/guard.py).
     status, answer = call(endpoint, "POST", "/_emulator/event-sources", fields, headers={"Origin": "http://evil.test"})
-    assert (status, answer["error"]) == (403, "event sources are not made from another origin (http://evil.test)")
+    assert status == 403 and "http://evil.test" in answer["error"]
     command = {"queue": url, "target": ["touch", "/tmp/pwned"]}
     rebound = {"Host": "evil.test:" + endpoint.rsplit(":", 1)[1]}
     status, answer = call(endpoint, "POST", "/_emulator/event-sources", command, headers=rebound)
-    assert status == 403 and "command and module targets are taken from this machine only" in answer["error"]
+    assert status == 403 and "evil.test" in answer["error"]
     assert all(m["queue"] != url for m in call(endpoint, "GET", "/_emulator/event-sources")[1]["event_sources"])
 
 

@@ -37,12 +37,16 @@ class Address(NamedTuple):
     name: str
 
 
+def unregional(host: str) -> str:
+    """A host without the host form's ``sqs.<region>.`` (the name it is a subdomain of)."""
+    regional = _REGIONAL_HOST.match(host)
+    return host[regional.end() :] if regional else host
+
+
 def render(form: str, base_url: str, region: str, account: str, name: str, default_region: str) -> str:
     if form == "host":
         scheme, _, host = base_url.partition("://")
-        if regional := _REGIONAL_HOST.match(host):  # the request came to a regional host already
-            host = host[regional.end() :]
-        return f"{scheme}://sqs.{region}.{host}/{account}/{name}"
+        return f"{scheme}://sqs.{region}.{unregional(host)}/{account}/{name}"  # it may have come to one
     if form == "path" and region != default_region:
         return f"{base_url}/{region}/{account}/{name}"
     return f"{base_url}/{account}/{name}"

@@ -6,7 +6,8 @@ A page on another site can make the user's browser send requests here (a form PO
 and a DNS-rebinding page can even read the answers, under its own host name. So:
 
 * the Host must be loopback (`localhost`, `*.localhost`), an IP address (a page cannot
-  rebind an address literal), `--hostname`, or a name of `--allowed-hosts` (`*`: any);
+  rebind an address literal), `--hostname`, or a name of `--allowed-hosts` (`*`: any),
+  or `sqs.<region>.` before one of them (the host form of queue URLs);
 * an SQS request (any method: the query protocol runs actions from a GET) and an admin
   POST, PUT or DELETE are refused when the browser says they come from another origin:
   an `Origin` other than the emulator's own, or `Sec-Fetch-Site` other than same-origin
@@ -23,6 +24,8 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from werkzeug.wrappers import Request, Response
+
+from emulator.api import queue_urls
 
 LOOPBACK_NAMES = frozenset({"localhost"})
 JSON = "application/json"
@@ -71,6 +74,7 @@ class Guard:
         name = _host_name(host)
         if name is None:
             return False
+        name = queue_urls.unregional(name)  # --queue-urls host: sqs.<region>.<a host it answers to>
         return self.any_host or name in self.names or name.endswith(".localhost") or _is_address(name)
 
     def refusal(self, request: Request, admin: bool) -> Refusal | None:
