@@ -25,6 +25,9 @@ ERRORS: dict[str, ErrorSpec] = {
     # A query request to a queue URL that names no action (LocalStack PR #5928, observed on AWS).
     "UnknownOperationException": ErrorSpec("UnknownOperationException", "UnknownOperationException", 404),
     "InternalFailure": ErrorSpec("InternalFailure", "InternalFailure", 500, sender_fault=False),
+    # A body over --max-body-bytes: AWS answers 413 "Request Entity Too Large" (seen from SQS by
+    # python-beaver issue #204); the code and the body's shape are ours, AWS's body is not recorded.
+    "RequestEntityTooLarge": ErrorSpec("RequestEntityTooLarge", "RequestEntityTooLarge", 413),
     # Errors modelled in the SQS service model.
     "QueueDoesNotExist": ErrorSpec("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),
     "QueueNameExists": ErrorSpec("QueueNameExists", "QueueAlreadyExists", 400),

@@ -38,8 +38,11 @@ class EmulatorApp:
 
     def __call__(self, environ, start_response):
         request = Request(environ)
-        request.get_data()  # read the whole body so a keep-alive connection stays in step
-        return self.handle(request)(environ, start_response)
+        try:
+            return self.handle(request)(environ, start_response)
+        finally:
+            # werkzeug leaves the request in its environ, a cycle that would keep the body until a full collection.
+            environ.pop("werkzeug.request", None)
 
     def handle(self, request: Request) -> Response:
         if admin.claims(request.path):

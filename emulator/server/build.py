@@ -12,20 +12,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from werkzeug.serving import BaseWSGIServer, make_server
-
 from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
 from emulator.engine.clock import Clock, ManualClock, RealClock
+from emulator.engine.waits import DEFAULT_MAX_WAITS
 from emulator.server import config
 from emulator.server.app import EmulatorApp
-from emulator.server.http import KeepAliveHandler
+from emulator.server.http import HttpServer, Limits
 from emulator.server.identity import valid_account_id
 from emulator.store import SYNC_MODES, Store, open_store
 
 CLOCKS = ("real", "manual")
 MAX_SYNC_INTERVAL_MS = 60_000
+# The largest valid request: 1 MiB of message (a batch's entries together, attributes
+# included) that its encoding may triple (query: %XX per byte; botocore's JSON: six bytes
+# of \u escape for a two-byte character), plus 64 KiB for the rest of a batch of 10 (ids, names, the queue URL).
+DEFAULT_MAX_BODY_BYTES = 3 * limits.MAX_MESSAGE_SIZE + 64 * 1024
 
 
 class OptionError(ValueError):
@@ -64,6 +67,11 @@ class Options:
     sync_interval_ms: int = 100
     config: str | None = None  # a TOML file of queues (emulator/server/config.py)
     auto_create: bool = False
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # a larger request body is refused, 413, before it is read
+    max_connections: int = 10_000  # past it, the longest-idle keep-alive connection is closed
+    max_waits: int = DEFAULT_MAX_WAITS  # concurrent long polls; one more is answered empty at once
+    request_timeout: float = 30.0  # seconds a request may take to arrive, line to last body byte
+    idle_timeout: float = 120.0  # seconds a keep-alive connection may wait for its next request
 
     def __post_init__(self):
         # One refusal at a time, the first bad value in the order the command line has always checked.
@@ -82,6 +90,9 @@ class Options:
             raise OptionError("hostname", "must be a host name, optionally with :port")
         if self.data_dir == "":
             raise OptionError("data_dir", "must name a directory")
+        for option in ("max_body_bytes", "max_connections", "max_waits", "request_timeout", "idle_timeout"):
+            if getattr(self, option) <= 0:
+                raise OptionError(option, "must be more than 0")
 
 
 def _one_of(option: str, value, choices) -> None:
@@ -105,18 +116,18 @@ class Emulator:
     store: Store
     broker: Broker
     app: EmulatorApp
-    http: BaseWSGIServer | None  # None when built without listening
+    http: HttpServer | None  # None when built without listening
 
     def close(self) -> None:
+        self.broker.close()  # first: it releases the long polls the server's threads are in
         if self.http is not None:
             self.http.server_close()
-        self.broker.close()
         self.store.close()
 
 
-def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Emulator:
+def build(options: Options, listen: bool = True) -> Emulator:
     """Open the store, put back what it kept, apply the config file, and (with
-    `listen`) bind the HTTP server, threaded, with `handler`. Raises StoreError,
+    `listen`) bind the HTTP server (emulator/server/http.py). Raises StoreError,
     ConfigError or OSError; whatever was opened is closed again first."""
     store = open_store(options.data_dir, options.sync, options.sync_interval_ms)
     clock: Clock
@@ -130,15 +141,26 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         recreate_cooldown=options.recreate_cooldown,
         receipts=options.receipts,
         journal=store,
+        max_waits=options.max_waits,
     )
     try:
         store.recover(broker)
         if options.config:
             config.apply(options.config, broker, options.account_id, options.region)
         app = EmulatorApp(broker, options.account_id, options.region, options.hostname, store, options.auto_create)
-        http = make_server(options.host, options.port, app, threaded=True, request_handler=handler) if listen else None
+        http = HttpServer(app, options.host, options.port, http_limits(options)) if listen else None
     except BaseException:
         broker.close()
         store.close()
         raise
     return Emulator(store, broker, app, http)
+
+
+def http_limits(options: Options) -> Limits:
+    return Limits(
+        options.max_body_bytes,
+        options.max_connections,
+        options.max_waits,
+        options.request_timeout,
+        options.idle_timeout,
+    )

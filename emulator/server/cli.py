@@ -1,4 +1,4 @@
-"""`sqs-emulator` / `python -m emulator`: serve the emulator on a threaded HTTP/1.1 server."""
+"""`sqs-emulator` / `python -m emulator`: serve the emulator on its HTTP/1.1 server (emulator/server/http.py)."""
 
 import argparse
 import dataclasses
@@ -47,6 +47,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     _option(parser, "--sync", "SQS_EMULATOR_SYNC", DEFAULT.sync, choices=list(SYNC_MODES))
     _option(parser, "--sync-interval-ms", "SQS_EMULATOR_SYNC_INTERVAL_MS", DEFAULT.sync_interval_ms, type=int)
     _option(parser, "--config", "SQS_EMULATOR_CONFIG", None)
+    # The front door (emulator/server/http.py): a larger body is refused (413) before it is read;
+    # past max-connections the longest-idle keep-alive connection is closed; past max-waits a
+    # long poll is answered empty at once; the timeouts are seconds.
+    _option(parser, "--max-body-bytes", "SQS_EMULATOR_MAX_BODY_BYTES", DEFAULT.max_body_bytes, type=int)
+    _option(parser, "--max-connections", "SQS_EMULATOR_MAX_CONNECTIONS", DEFAULT.max_connections, type=int)
+    _option(parser, "--max-waits", "SQS_EMULATOR_MAX_WAITS", DEFAULT.max_waits, type=int)
+    _option(parser, "--request-timeout", "SQS_EMULATOR_REQUEST_TIMEOUT", DEFAULT.request_timeout, type=float)
+    _option(parser, "--idle-timeout", "SQS_EMULATOR_IDLE_TIMEOUT", DEFAULT.idle_timeout, type=float)
     parser.add_argument(
         "--auto-create",
         action="store_true",
@@ -68,7 +76,7 @@ def main(argv=None) -> None:
         sys.exit(inspect_cli.main(argv))
     args = parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    logging.getLogger("waitress").setLevel(logging.WARNING)
     try:
         emulator = build(args.options)
     except (StoreError, config.ConfigError, OSError) as error:

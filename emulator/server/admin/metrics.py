@@ -41,6 +41,7 @@ class Metrics:
             registry=self.registry,
         )
         self.registry.register(_Queues(broker))
+        self.registry.register(_Waits(broker.waits))
         self._children: dict[tuple[str, str], tuple] = {}
 
     def observe(self, operation: str, outcome: str, seconds: float) -> None:
@@ -82,3 +83,20 @@ class _Queues:
 
 def response(app) -> Response:
     return Response(generate_latest(app.metrics.registry), content_type=CONTENT_TYPE_LATEST)
+
+
+class _Waits:
+    """Long polls waiting now, and those answered empty because --max-waits were already waiting."""
+
+    def __init__(self, waits):
+        self._waits = waits
+
+    def collect(self):
+        waiting = GaugeMetricFamily("sqs_long_polls_waiting", "Long polls waiting now")
+        waiting.add_metric([], self._waits.waiting)
+        refused = CounterMetricFamily(
+            "sqs_long_polls_refused", "Long polls answered empty at once because the cap of waits was reached"
+        )
+        refused.add_metric([], self._waits.refused)
+        yield waiting
+        yield refused
