@@ -332,7 +332,8 @@ def test_2000_long_polls_wait_while_others_are_served_and_each_message_wakes_one
         while metric(door, "sqs_long_polls_waiting") < 2000:
             assert time.monotonic() < deadline, "the polls did not all wait"
             time.sleep(0.05)
-        assert server_cpu_of_100_sends() < 1.5 * alone + 0.02  # 0.02: psutil's 10 ms ticks
+        # Loose: on 2 shared cores two runs of the same 100 sends differ by up to 1.5x.
+        assert server_cpu_of_100_sends() < 2 * alone + 0.02  # 0.02: psutil's 10 ms ticks
         for start in range(0, 2000, 10):
             entries = [{"Id": str(i), "MessageBody": f"m{start + i}"} for i in range(10)]
             sqs.send_message_batch(QueueUrl=url, Entries=entries)
