@@ -79,8 +79,8 @@ class HttpServer:
         self.server_port: int = int(self._server.effective_port)
         self._stopped = threading.Event()
 
-    def serve_forever(self, poll_interval: float = 0.5) -> None:
-        """Serve until shutdown() (`poll_interval`: werkzeug's signature; the trigger stops the loop at once)."""
+    def serve_forever(self) -> None:
+        """Serve until shutdown()."""
         try:
             self._server.run()
         finally:
