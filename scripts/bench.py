@@ -445,7 +445,9 @@ def fig_long_poll(server, client, args) -> dict:
         out = {"misses": misses, "samples": len(latencies)}
         if latencies:
             out["median_ms"] = statistics.median(latencies)
-            out["p99_ms"] = statistics.quantiles(latencies, n=100)[98] if len(latencies) > 1 else latencies[0]
+            out["p99_ms"] = (
+                statistics.quantiles(latencies, n=100, method="inclusive")[98] if len(latencies) > 1 else latencies[0]
+            )
             out["max_ms"] = max(latencies)
             out["median_ms_from_send_start"] = statistics.median(from_start)
         return out

@@ -38,6 +38,15 @@ BAD = [
     ),
     ({"port": 70000}, ["--port", "70000"], "--port must be from 0 to 65535", "port must be from 0 to 65535"),
     ({"data_dir": ""}, ["--data-dir", ""], "--data-dir must name a directory", "data_dir must name a directory"),
+    *(
+        (
+            {field: 0},
+            [f"--{field.replace('_', '-')}", "0"],
+            f"--{field.replace('_', '-')} must be more than 0",
+            f"{field} must be more than 0",
+        )
+        for field in ("max_body_bytes", "max_connections", "max_waits", "request_timeout", "idle_timeout")
+    ),
 ]
 
 
@@ -66,6 +75,12 @@ def test_the_command_line_builds_its_options_from_arguments_and_environment(monk
     monkeypatch.setenv("SQS_EMULATOR_REGION", "eu-west-1")
     args = cli.parse_args(["--port", "0", "--clock", "manual", "--receipts", "strict", "--auto-create"])
     assert args.options == Options(port=0, region="eu-west-1", clock="manual", receipts="strict", auto_create=True)
+
+
+def test_the_front_doors_limits_come_from_flags_and_environment(monkeypatch):
+    monkeypatch.setenv("SQS_EMULATOR_MAX_WAITS", "7")
+    args = cli.parse_args(["--max-body-bytes", "2048", "--max-connections", "5", "--request-timeout", "2.5"])
+    assert args.options == Options(max_body_bytes=2048, max_connections=5, max_waits=7, request_timeout=2.5)
 
 
 def test_build_without_listening_wires_a_manual_clock_from_its_start():
