@@ -67,7 +67,6 @@ class HttpServer:
             # closing an idle connection); waitress's count also holds its listener and trigger.
             connection_limit=limits.max_connections + 3,
             cleanup_interval=CHECK_INTERVAL,
-            asyncore_use_poll=True,  # select() stops at 1,024 descriptors
             backlog=1024,
             # A worker never waits for the loop to flush (its connection may be parked,
             # event_loop.py): a response over 1 MiB goes to a temporary file instead.
@@ -102,10 +101,6 @@ class HttpServer:
             self._close_all()
             self._stopped.set()
         self._threads.shutdown()
-
-    @property
-    def threads(self) -> int:
-        return self._threads.count
 
 
 _serving = threading.local()
