@@ -12,6 +12,7 @@ since AWS's body for it is not recorded (README "The HTTP server")."""
 from __future__ import annotations
 
 import json
+import resource
 import socket
 import threading
 import time
@@ -38,6 +39,11 @@ RESET = b"POST /_emulator/reset HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n
 
 @pytest.fixture(scope="module")
 def door():
+    # 2,000 sockets in this process too: raise its soft descriptor limit where it is 1,024 (the server raises its own).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 8192 if hard == resource.RLIM_INFINITY else min(hard, 8192)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     server = start_emulator("manual", "door", "--request-timeout", "1", "--max-connections", "3000")
     yield server
     server.stop()

@@ -20,6 +20,7 @@ chunked one as it passes the limit. What this module adds:
 from __future__ import annotations
 
 import logging
+import resource
 import threading
 import time
 import uuid
@@ -42,6 +43,7 @@ log = logging.getLogger("emulator.http")
 WORKERS = 8  # threads kept for requests that do not wait; long polls add their own
 SPARE_SECONDS = 10.0  # a thread past WORKERS ends after this long without work
 CHECK_INTERVAL = 1  # seconds between two checks of the deadlines
+DESCRIPTORS_BESIDE_CONNECTIONS = 64  # the listener, the trigger, epoll, the store, temporary body files
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class HttpServer:
 
     def __init__(self, app, host: str, port: int, limits: Limits):
         self.limits = limits
+        _allow_descriptors(limits.max_connections + DESCRIPTORS_BESIDE_CONNECTIONS)
         self._threads = _Threads(WORKERS, WORKERS + limits.max_waits)
         adjustments = Adjustments(
             host=host,
@@ -179,6 +182,16 @@ class _Channel(HTTPChannel):
     def idle(self) -> bool:
         """Between requests of a kept-alive connection: nothing read, running or left to send."""
         return self.request is None and not self.requests and not self.total_outbufs_len
+
+
+def _allow_descriptors(wanted: int) -> None:
+    """Raise the soft limit on open files toward `wanted`, as far as the hard limit allows:
+    a common soft limit of 1,024 would refuse connections long before --max-connections."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 class _Server(TcpWSGIServer):
