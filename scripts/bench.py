@@ -1,10 +1,17 @@
 #!/usr/bin/env python
-"""Benchmark the SQS emulator against moto, side by side, in one run.
+"""Benchmark the SQS emulator against moto, fauxqs and the floor, side by side, in one run.
 
 The machines this runs on have 2 shared cores and wall times drift by up to
-2x between runs, so this script never quotes one server alone: it starts both
-servers, drives each with the same boto3 load, phase by phase (A then B), and
-prints their ratio. The headline figure is the *server's* CPU time per message
+2x between runs, so this script never quotes one server alone: it starts every
+target, drives each with the same boto3 load, phase by phase (A, B, ...), and
+prints each one's ratio to the first.
+
+Targets: emulator; moto (moto.server); fauxqs (a Node SQS emulator: `npm install
+fauxqs` in /tmp/fauxqs, or give --fauxqs-cmd); floor (a trivial app on the
+emulator's HTTP server, scripts/floor_app.py: what the server alone costs) and
+floor-werkzeug, floor-waitress, floor-cheroot, floor-gunicorn, floor-granian
+(the same app on each candidate server; the floor only answers the send and
+batch send figures). The headline figure is the *server's* CPU time per message
 (read from the server process with psutil), because one boto3 load process
 tops out near 600-1,200 calls/s whatever the server does.
 
@@ -27,6 +34,7 @@ Usage:
   python scripts/bench.py --store                 # persistence figures, ~5 min
   python scripts/bench.py --quick                 # < 2 min
   python scripts/bench.py --targets moto,moto     # self-check of the harness
+  python scripts/bench.py --targets emulator,floor,fauxqs,moto --only send,batch_send,recv_delete,long_poll
   python scripts/bench.py --json out.json --depths 1000,10000
   python scripts/bench.py --emulator-cmd "python -m emulator --host 127.0.0.1 --port {port}"
 """
@@ -53,6 +61,11 @@ from botocore.exceptions import ConnectionClosedError, EndpointConnectionError, 
 
 EMULATOR_CMD = "{python} -m emulator --host 127.0.0.1 --port {port} --log-level warning"
 MOTO_CMD = "{python} -m moto.server -H 127.0.0.1 -p {port}"
+FAUXQS_CMD = "env FAUXQS_PORT={port} FAUXQS_LOGGER=false node /tmp/fauxqs/node_modules/fauxqs/dist/cli.js"
+FLOOR_CMD = "{python} " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor_app.py") + " --port {port}"
+FLOOR_SERVERS = ("werkzeug", "waitress", "cheroot", "gunicorn", "granian")
+TARGETS = ("emulator", "moto", "fauxqs", "floor", *(f"floor-{name}" for name in FLOOR_SERVERS))
+FLOOR_FIGURES = ("send", "batch_send")  # the floor stores nothing: no receive figures
 READY_TIMEOUT_S = 15.0
 BODY = "x" * 200  # every message in every figure is 200 bytes
 
@@ -432,6 +445,9 @@ def fig_long_poll(server, client, args) -> dict:
         out = {"misses": misses, "samples": len(latencies)}
         if latencies:
             out["median_ms"] = statistics.median(latencies)
+            out["p99_ms"] = (
+                statistics.quantiles(latencies, n=100, method="inclusive")[98] if len(latencies) > 1 else latencies[0]
+            )
             out["max_ms"] = max(latencies)
             out["median_ms_from_send_start"] = statistics.median(from_start)
         return out
@@ -552,6 +568,8 @@ def run_phase(name, fn, servers, clients, args, results) -> None:
     for s in servers:
         label = s.label
         t0 = time.monotonic()
+        if s.label.startswith("floor") and name not in FLOOR_FIGURES:
+            continue
         if s.down_reason:
             value = {"error": f"not run: {s.down_reason}"}
         else:
@@ -625,6 +643,7 @@ def table_rows(results: dict, labels: list[str], args) -> list[tuple]:
         add(f"receive @ depth {d:,}: server CPU us", "lower", "depth", "cpu_us_per_recv", pick)
         add(f"receive @ depth {d:,}: wall ms", "lower", "depth", "wall_ms_per_recv", pick)
     add("long poll wake: median ms", "lower", "long_poll", "median_ms")
+    add("long poll wake: p99 ms", "lower", "long_poll", "p99_ms")
     add("long poll wake: max ms", "lower", "long_poll", "max_ms")
     add("long poll wake: median ms from send start", "lower", "long_poll", "median_ms_from_send_start")
     add(f"memory: bytes/msg (M={args.m:,})", "lower", "memory", "bytes_per_msg")
@@ -660,13 +679,13 @@ def fmt(v) -> str:
 
 
 def print_table(rows, labels, results) -> str:
-    header = ["figure", *labels, f"ratio {labels[0]}/{labels[1]}", "better"]
+    header = ["figure", *labels, *(f"{labels[0]}/{other}" for other in labels[1:]), "better"]
     lines_data = []
     for title, better, cells in rows:
-        a, b = cells[0], cells[1]
-        numbers = isinstance(a, (int, float)) and isinstance(b, (int, float))
-        ratio = a / b if numbers and a >= 0 and b > 0 else None  # no ratio of a negative latency
-        lines_data.append([title, *(fmt(c) for c in cells), f"{ratio:.3g}x" if ratio is not None else "-", better])
+        if all(cell == "not run" for cell in cells):  # a figure left out by --only, or one only the floor skips
+            continue
+        ratios = [ratio(cells[0], other) for other in cells[1:]]
+        lines_data.append([title, *(fmt(c) for c in cells), *ratios, better])
     widths = [max(len(r[i]) for r in [header, *lines_data]) for i in range(len(header))]
     out = []
     sep = "-+-".join("-" * w for w in widths)
@@ -682,6 +701,11 @@ def print_table(rows, labels, results) -> str:
     text = "\n".join(out)
     print(text)
     return text
+
+
+def ratio(a, b) -> str:
+    numbers = isinstance(a, (int, float)) and isinstance(b, (int, float))
+    return f"{a / b:.3g}x" if numbers and a >= 0 and b > 0 else "-"  # no ratio of a negative latency
 
 
 def collect_notes(results) -> list[str]:
@@ -716,13 +740,14 @@ def parse_args(argv=None):
     p.add_argument(
         "--targets",
         default="emulator,moto",
-        help="two comma-separated servers, A then B: emulator or moto "
+        help=f"two or more comma-separated servers, A, B, ...: {', '.join(TARGETS)} "
         "(default emulator,moto; moto,moto checks the harness)",
     )
     p.add_argument(
         "--emulator-cmd", default=EMULATOR_CMD, help="command for the emulator; {port} and {python} are filled in"
     )
     p.add_argument("--moto-cmd", default=MOTO_CMD, help="command for moto")
+    p.add_argument("--fauxqs-cmd", default=FAUXQS_CMD, help="command for fauxqs")
     p.add_argument(
         "--quick", action="store_true", help="short run (< 2 min): N=300, depths 1000,10000, M=5000, short budgets"
     )
@@ -775,8 +800,8 @@ def parse_args(argv=None):
     args.receive_budget = args.receive_budget or (10.0 if quick else 60.0)
     args.memory_budget = args.memory_budget or (15.0 if quick else 60.0)
     args.targets = [t.strip() for t in args.targets.split(",") if t.strip()]
-    if len(args.targets) != 2 or any(t not in ("emulator", "moto") for t in args.targets):
-        p.error("--targets takes exactly two of: emulator, moto")
+    if len(args.targets) < 2 or any(t not in TARGETS for t in args.targets):
+        p.error(f"--targets takes two or more of: {', '.join(TARGETS)}")
     return args
 
 
@@ -789,6 +814,12 @@ PHASES = [
     ("memory", fig_memory, False),
     ("fifo", fig_fifo, False),
 ]
+
+
+def command(target: str, args) -> str:
+    if target.startswith("floor"):
+        return FLOOR_CMD + (f" --server {target[len('floor-') :]}" if target != "floor" else "")
+    return {"emulator": args.emulator_cmd, "moto": args.moto_cmd, "fauxqs": args.fauxqs_cmd}[target]
 
 
 def main(argv=None) -> int:
@@ -804,8 +835,7 @@ def main(argv=None) -> int:
     for t in args.targets:
         label = t if t not in labels else f"{t}#2"
         labels.append(label)
-        cmd = args.emulator_cmd if t == "emulator" else args.moto_cmd
-        servers.append(Server(label, cmd, log_dir))
+        servers.append(Server(label, command(t, args), log_dir))
 
     results: dict = {}
     started = time.monotonic()
@@ -830,7 +860,7 @@ def main(argv=None) -> int:
 
     elapsed = time.monotonic() - started
     print(
-        f"\nFinished in {elapsed:.0f} s. Ratio = {labels[0]} / {labels[1]}; "
+        f"\nFinished in {elapsed:.0f} s. Ratios: {labels[0]} / each other target; "
         "server CPU from psutil (10 ms tick resolution).\n"
     )
     rows = table_rows(results, labels, args)

@@ -57,7 +57,13 @@ def receive_message(ctx: Context, params: dict) -> dict:
     attempt_id = params.get("ReceiveRequestAttemptId")
     if attempt_id is not None:
         validation.receive_request_attempt_id(attempt_id)
-    deliveries = queue.receive(max_messages, visibility, wait, attempt_id if queue.fifo else None)
+    if wait and not ctx.broker.waits.enter():
+        return {}  # past the cap of concurrent long polls: answered at once, empty (counted in the metrics)
+    try:
+        deliveries = queue.receive(max_messages, visibility, wait, attempt_id if queue.fifo else None)
+    finally:
+        if wait:
+            ctx.broker.waits.leave()
     if not deliveries:
         return {}
     return {"Messages": [_received(delivery, system_names, attribute_names) for delivery in deliveries]}

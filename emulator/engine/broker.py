@@ -15,6 +15,7 @@ from emulator.engine.move_tasks import RUNNING, MoveTask
 from emulator.engine.queue import Queue
 from emulator.engine.scheduler import HeapScheduler
 from emulator.engine.standard import StandardQueue
+from emulator.engine.waits import DEFAULT_MAX_WAITS, Waits
 from emulator.errors import SqsError, invalid_parameter, queue_does_not_exist
 
 
@@ -26,8 +27,10 @@ class Broker:
         recreate_cooldown: float = limits.RECREATE_COOLDOWN_SECONDS,
         receipts: str = "aws",
         journal: Journal = NO_JOURNAL,
+        max_waits: int = DEFAULT_MAX_WAITS,
     ):
         self.clock = clock or RealClock()
+        self.waits = Waits(max_waits)  # long polls waiting now, against their cap
         self.journal = journal
         self.receipts = receipts  # what an earlier receipt handle may do on a standard queue (receipts.py)
         self.scheduler = HeapScheduler(self.clock)

@@ -10,24 +10,26 @@ scripts share.
 from __future__ import annotations
 
 import secrets
-import socket
 from dataclasses import dataclass
-
-from werkzeug.serving import BaseWSGIServer, make_server, select_address_family
 
 from emulator import limits
 from emulator.engine.broker import Broker
 from emulator.engine.clock import Clock, ManualClock, RealClock
+from emulator.engine.waits import DEFAULT_MAX_WAITS
 from emulator.events.registry import EventSources
 from emulator.server import config
 from emulator.server.app import EmulatorApp
 from emulator.server.auth import Verifier
 from emulator.server.guard import Guard
-from emulator.server.http import KeepAliveHandler
+from emulator.server.http import HttpServer, Limits
 from emulator.server.options import CLOCKS, OptionError, checked
 from emulator.store import Store, open_store
 
 __all__ = ["CLOCKS", "Emulator", "OptionError", "Options", "build"]  # CLOCKS, OptionError: from options.py
+# The largest valid request: 1 MiB of message (a batch's entries together, attributes
+# included) that its encoding may triple (query: %XX per byte; botocore's JSON: six bytes
+# of \u escape for a two-byte character), plus 64 KiB for the rest of a batch of 10 (ids, names, the queue URL).
+DEFAULT_MAX_BODY_BYTES = 3 * limits.MAX_MESSAGE_SIZE + 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,11 @@ class Options:
     allowed_hosts: tuple[str, ...] = ()
     cors_origins: tuple[str, ...] = ()  # web origins (scheme://host[:port]) that may call it, with CORS
     require_auth: bool = False  # SigV4 with the config file's [[credentials]]; the admin API needs a token
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # a larger request body is refused, 413, before it is read
+    max_connections: int = 10_000  # past it, the longest-idle keep-alive connection is closed
+    max_waits: int = DEFAULT_MAX_WAITS  # concurrent long polls; one more is answered empty at once
+    request_timeout: float = 30.0  # seconds a request may take to arrive, line to last body byte
+    idle_timeout: float = 120.0  # seconds a keep-alive connection may wait for its next request
     log_level: str = "info"  # the command line's; build() leaves logging to its caller
 
     def __post_init__(self):
@@ -78,20 +85,20 @@ class Emulator:
     store: Store
     broker: Broker
     app: EmulatorApp
-    http: BaseWSGIServer | None  # None when built without listening
+    http: HttpServer | None  # None when built without listening
     admin_token: str | None = None  # with require_auth: what the admin API asks for
 
     def close(self) -> None:
+        self.app.event_sources.clear()  # before the queues close: no poller outlives its queue
+        self.broker.close()  # then: it releases the long polls the server's threads are in
         if self.http is not None:
             self.http.server_close()
-        self.app.event_sources.clear()  # before the queues close: no poller outlives its queue
-        self.broker.close()
         self.store.close()
 
 
-def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Emulator:
+def build(options: Options, listen: bool = True) -> Emulator:
     """Open the store, put back what it kept, apply the config file, and (with
-    `listen`) bind the HTTP server, threaded, with `handler`. Raises StoreError,
+    `listen`) bind the HTTP server (emulator/server/http.py). Raises StoreError,
     ConfigError or OSError; whatever was opened is closed again first."""
     store = open_store(options.data_dir, options.sync, options.sync_interval_ms)
     clock: Clock
@@ -107,6 +114,7 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
         recreate_cooldown=options.recreate_cooldown if cooling else 0,
         receipts=options.receipts,
         journal=store,
+        max_waits=options.max_waits,
     )
     event_sources = EventSources(clock)
     try:
@@ -128,22 +136,13 @@ def build(options: Options, listen: bool = True, handler=KeepAliveHandler) -> Em
             verifier=verifier,
             admin_token=admin_token,
         )
-        http = _listen(options.host, options.port, app, handler) if listen else None
+        http = HttpServer(app, options.host, options.port, http_limits(options)) if listen else None
     except BaseException:
         event_sources.clear()
         broker.close()
         store.close()
         raise
     return Emulator(store, broker, app, http, admin_token)
-
-
-def _listen(host: str, port: int, app: EmulatorApp, handler) -> BaseWSGIServer:
-    """The threaded HTTP server on a socket bound here: werkzeug, binding itself, prints
-    and exits on a taken port, where the caller needs the OSError to say which option."""
-    with socket.create_server((host, port), family=select_address_family(host, port)) as listening:
-        http = make_server(host, port, app, threaded=True, request_handler=handler, fd=listening.fileno())
-    http.server_port = http.port  # set by HTTPServer.server_bind, which a given socket skips
-    return http
 
 
 def _authentication(options: Options) -> tuple[Verifier | None, str | None]:
@@ -156,3 +155,13 @@ def _authentication(options: Options) -> tuple[Verifier | None, str | None]:
     if not keys:
         raise config.ConfigError(f"{options.config}: --require-auth needs at least one [[credentials]] entry")
     return Verifier(keys), admin_token or secrets.token_urlsafe(24)
+
+
+def http_limits(options: Options) -> Limits:
+    return Limits(
+        options.max_body_bytes,
+        options.max_connections,
+        options.max_waits,
+        options.request_timeout,
+        options.idle_timeout,
+    )

@@ -1,4 +1,4 @@
-"""`sqs-emulator` / `python -m emulator`: serve the emulator on a threaded HTTP/1.1 server."""
+"""`sqs-emulator` / `python -m emulator`: serve the emulator on its HTTP/1.1 server (emulator/server/http.py)."""
 
 import argparse
 import dataclasses
@@ -118,7 +118,7 @@ def main(argv=None) -> None:
         sys.exit(inspect_cli.main(argv))
     chosen = parse_args(argv).options
     logging.basicConfig(level=chosen.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    logging.getLogger("waitress").setLevel(logging.WARNING)
     try:
         emulator = build(chosen)
     except (StoreError, config.ConfigError) as error:

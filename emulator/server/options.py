@@ -118,9 +118,10 @@ class Integer:
 
 @dataclass(frozen=True)
 class Seconds:
-    """A number of seconds, 0 or more (fractions allowed)."""
+    """A number of seconds, 0 or more (fractions allowed); with `positive`, more than 0."""
 
     metavar: str = "SECONDS"
+    positive: bool = False
 
     def parse(self, value: Any) -> float:
         number = value
@@ -131,8 +132,8 @@ class Seconds:
                 number = None
         if isinstance(number, bool) or not isinstance(number, int | float) or not math.isfinite(number):
             raise ValueError(f"must be a number of seconds, not {value!r}")
-        if number < 0:
-            raise ValueError(f"must be 0 or more seconds, not {number:g}")
+        if number < 0 or (self.positive and number == 0):
+            raise ValueError(f"must be {'more than 0' if self.positive else '0 or more'} seconds, not {number:g}")
         return float(number)
 
 
@@ -265,6 +266,19 @@ TABLE = (
         Flag(),
         "check SigV4 signatures against the config file's [[credentials]], keep accounts apart, token the admin API",
     ),
+    Option(
+        "max_body_bytes",
+        Integer(1, 2**31, "BYTES"),
+        "a request body larger than this is refused (413) before it is read",
+    ),
+    Option(
+        "max_connections", Integer(1, 1_000_000), "open connections at most; past it the longest-idle one is closed"
+    ),
+    Option("max_waits", Integer(1, 1_000_000), "concurrent long polls at most; one more is answered empty at once"),
+    Option(
+        "request_timeout", Seconds(positive=True), "seconds a request may take to arrive, request line to last byte"
+    ),
+    Option("idle_timeout", Seconds(positive=True), "seconds a keep-alive connection may wait for its next request"),
     Option("auto_create", Flag(), "a request to a missing queue creates it (a .fifo name: a FIFO queue)"),
     Option(
         "long_poll_cap",

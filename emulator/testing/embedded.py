@@ -40,7 +40,6 @@ HOST = "127.0.0.1"
 # Where serve() differs from the command line: a free port, time moved by the test, no cooldowns.
 DEFAULTS = {"port": 0, "clock": "manual", "purge_cooldown": 0.0, "recreate_cooldown": 0.0}
 POLL_INTERVAL = 0.01  # seconds between two looks of wait_for_message
-SHUTDOWN_POLL = 0.05  # seconds: how often the serving loop checks for stop() (werkzeug's default: 0.5)
 
 
 class EmulatorServer:
@@ -64,7 +63,7 @@ class EmulatorServer:
         self.admin = AdminClient(self.endpoint_url)
         self._stopped = False
         self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(SHUTDOWN_POLL,), name=f"sqs-emulator:{self.port}", daemon=True
+            target=self._server.serve_forever, name=f"sqs-emulator:{self.port}", daemon=True
         )
         self._thread.start()
 

@@ -8,9 +8,10 @@ import logging
 import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from emulator.protocol import awsjson, awsquery
+from emulator.server.build import Options, http_limits
+from emulator.server.http import HttpServer
 
 from .recorded import new_app
 
@@ -19,24 +20,24 @@ QUEUE_PATH = "/000000000000/q1"
 
 @pytest.fixture
 def port():
-    """The app on a werkzeug server on 127.0.0.1, on a thread of this process."""
+    """The app on its HTTP server on 127.0.0.1, on a thread of this process."""
     app = new_app()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    server = HttpServer(app, "127.0.0.1", 0, http_limits(Options()))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server.server_port
     server.shutdown()
     thread.join()
-    server.server_close()
     app.broker.close()
+    server.server_close()
 
 
-def _post(port: int, path: str, body: str, headers: dict) -> tuple[int, dict, str]:
+def _post(port: int, path: str, body: str, headers: dict) -> tuple[int, http.client.HTTPMessage, str]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         connection.request("POST", path, body=body.encode(), headers=headers)
         response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read().decode()
+        return response.status, response.headers, response.read().decode()  # names case-insensitive
     finally:
         connection.close()
 

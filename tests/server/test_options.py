@@ -49,6 +49,11 @@ CASES = {
         "lists origins such as http://localhost:3000, separated by commas, not 'localhost:3000'",
     ),
     "require_auth": ("yes", True, "maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
+    "max_body_bytes": ("2048", 2048, "0", "must be from 1 to 2147483648, not 0"),
+    "max_connections": ("5", 5, "0", "must be from 1 to 1000000, not 0"),
+    "max_waits": ("7", 7, "-1", "must be from 1 to 1000000, not -1"),
+    "request_timeout": ("2.5", 2.5, "0", "must be more than 0 seconds, not 0"),
+    "idle_timeout": ("60", 60.0, "never", "must be a number of seconds, not 'never'"),
     "auto_create": ("on", True, "maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "long_poll_cap": ("0.1", 0.1, "-0.1", "must be 0 or more seconds, not -0.1"),
 }

@@ -69,6 +69,7 @@ class Metrics:
         self.registry.register(_Queues(broker))
         if event_sources is not None:
             self.registry.register(_EventSources(event_sources))
+        self.registry.register(_Waits(broker.waits))
         self._children: dict[tuple[str, str], tuple] = {}
 
     def observe(self, operation: str, outcome: str, seconds: float) -> None:
@@ -144,3 +145,20 @@ class _EventSources:
 
 def response(app) -> Response:
     return Response(generate_latest(app.metrics.registry), content_type=CONTENT_TYPE_LATEST)
+
+
+class _Waits:
+    """Long polls waiting now, and those answered empty because --max-waits were already waiting."""
+
+    def __init__(self, waits):
+        self._waits = waits
+
+    def collect(self):
+        waiting = GaugeMetricFamily("sqs_long_polls_waiting", "Long polls waiting now")
+        waiting.add_metric([], self._waits.waiting)
+        refused = CounterMetricFamily(
+            "sqs_long_polls_refused", "Long polls answered empty at once because the cap of waits was reached"
+        )
+        refused.add_metric([], self._waits.refused)
+        yield waiting
+        yield refused

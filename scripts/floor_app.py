@@ -1,0 +1,75 @@
+#!/usr/bin/env python
+"""The floor for scripts/bench.py: a trivial WSGI app that answers boto3's SQS
+calls with canned JSON (no engine, no validation), on a chosen HTTP server.
+What a server costs per request with next to no app on top of it.
+
+    python scripts/floor_app.py --port 9400                    # on the emulator's server (emulator/server/http.py)
+    python scripts/floor_app.py --port 9400 --server granian   # or werkzeug, waitress, cheroot, gunicorn
+
+Answers SendMessage, SendMessageBatch (one entry per Id) and CreateQueue /
+GetQueueUrl / DeleteQueue; a ReceiveMessage gets no messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SERVERS = ("emulator", "werkzeug", "waitress", "cheroot", "gunicorn", "granian")
+SENT = {"MessageId": "00000000-0000-0000-0000-000000000000", "MD5OfMessageBody": "0" * 32}
+
+
+def app(environ, start_response):
+    body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+    operation = environ.get("HTTP_X_AMZ_TARGET", ".").rsplit(".", 1)[1]
+    if operation == "SendMessageBatch":
+        answer: dict = {"Successful": [{"Id": e["Id"], **SENT} for e in json.loads(body)["Entries"]]}
+    elif operation in ("CreateQueue", "GetQueueUrl"):
+        answer = {"QueueUrl": f"http://{environ['HTTP_HOST']}/000000000000/{json.loads(body)['QueueName']}"}
+    elif operation == "SendMessage":
+        answer = SENT
+    else:
+        answer = {}
+    data = json.dumps(answer).encode()
+    start_response("200 OK", [("Content-Type", "application/x-amz-json-1.0"), ("Content-Length", str(len(data)))])
+    return [data]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--server", choices=SERVERS, default="emulator")
+    args = parser.parse_args()
+    host, port = "127.0.0.1", args.port
+    if args.server == "emulator":
+        sys.path.insert(0, os.path.dirname(HERE))
+        from emulator.server.build import Options, http_limits
+        from emulator.server.http import HttpServer
+
+        HttpServer(app, host, port, http_limits(Options())).serve_forever()
+    elif args.server == "werkzeug":
+        from werkzeug.serving import run_simple
+
+        run_simple(host, port, app, threaded=True)
+    elif args.server == "waitress":
+        import waitress
+
+        waitress.serve(app, host=host, port=port, threads=8)
+    elif args.server == "cheroot":
+        from cheroot import wsgi
+
+        wsgi.Server((host, port), app).safe_start()
+    elif args.server == "gunicorn":  # one process, threads: the emulator's state is in memory
+        command = "-m gunicorn -k gthread --threads 8 -w 1 -b {address} --chdir {here} floor_app:app"
+        os.execv(sys.executable, [sys.executable, *command.format(address=f"{host}:{port}", here=HERE).split()])
+    else:
+        command = "-m granian --interface wsgi --workers 1 --log-level warning --host {host} --port {port}"
+        command += " --working-dir {here} floor_app:app"
+        os.execv(sys.executable, [sys.executable, *command.format(host=host, port=port, here=HERE).split()])
+
+
+if __name__ == "__main__":
+    main()
