@@ -34,7 +34,7 @@ LIMIT = 3 * MIB + 64 * 1024  # the default --max-body-bytes
 RSS_SLACK = 10 * MIB
 JSON = b"Content-Type: application/x-amz-json-1.0\r\n"
 QUERY = b"Content-Type: application/x-www-form-urlencoded\r\n"
-RESET = b"POST /_emulator/reset HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+RESET = b"POST /_emulator/reset HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n"
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,9 @@ def read_to_close(conn) -> bytes:
 
 
 def post(target: str, headers: bytes, body: bytes = b"") -> bytes:
-    return b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS." + target.encode() + b"\r\n" + headers + body
+    return (
+        b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: AmazonSQS." + target.encode() + b"\r\n" + headers + body
+    )
 
 
 def json_request(target: str, params: dict) -> bytes:
@@ -126,7 +128,7 @@ def survivor(sqs):
 
 @pytest.mark.parametrize("length", [b"abc", b"-1", b"1e3", b"+5", b"5, 6"])
 def test_an_invalid_content_length_is_400_and_the_body_never_runs(door, sqs, survivor, length):
-    answer = exchange(door, b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: " + length + b"\r\n\r\n" + RESET)
+    answer = exchange(door, b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + length + b"\r\n\r\n" + RESET)
     assert answer.startswith(b"HTTP/1.1 400 Bad Request\r\n") and answer.count(b"HTTP/1.") == 1
     assert b"Connection: close" in answer and not answer.endswith(b"<open>")
     assert sqs.get_queue_url(QueueName="survivor")["QueueUrl"] == survivor
@@ -134,13 +136,13 @@ def test_an_invalid_content_length_is_400_and_the_body_never_runs(door, sqs, sur
 
 def test_an_unsupported_transfer_encoding_is_501_and_the_body_never_runs(door, sqs, survivor):
     # RFC 9112 6.1: a transfer coding the server does not understand SHOULD be 501 (Not Implemented).
-    answer = exchange(door, b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n" + RESET)
+    answer = exchange(door, b"POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\n\r\n" + RESET)
     assert answer.startswith(b"HTTP/1.1 501 Not Implemented\r\n") and answer.count(b"HTTP/1.") == 1
     assert sqs.get_queue_url(QueueName="survivor")["QueueUrl"] == survivor
 
 
 def test_a_bad_chunk_size_is_400_and_what_follows_never_runs(door, sqs, survivor):
-    answer = exchange(door, b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n" + RESET)
+    answer = exchange(door, b"POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n" + RESET)
     assert answer.startswith(b"HTTP/1.1 400 Bad Request\r\n") and answer.count(b"HTTP/1.") == 1
     assert sqs.get_queue_url(QueueName="survivor")["QueueUrl"] == survivor
 
@@ -171,7 +173,7 @@ def test_chunk_extensions_and_trailers_are_accepted(door, sqs):
 def test_an_http_2_request_line_gets_a_status_line_and_a_close(door):
     # waitress answers a version it does not speak as HTTP/1.0 and closes: a client that
     # tried HTTP/2 with prior knowledge reads a status line, never a bare body.
-    answer = exchange(door, b"GET /_emulator/health HTTP/2.0\r\nHost: x\r\n\r\n")
+    answer = exchange(door, b"GET /_emulator/health HTTP/2.0\r\nHost: localhost\r\n\r\n")
     assert answer.startswith(b"HTTP/1.0 200 OK\r\n") and b"Connection: close" in answer
     assert not answer.endswith(b"<open>")
 
@@ -191,7 +193,7 @@ def test_an_http_0_9_request_is_closed_without_an_answer(door):
 
 def test_a_chunk_size_of_2_to_the_64_then_eof_costs_no_memory(door, sqs):
     before = warm(door, sqs)
-    head = b"POST / HTTP/1.1\r\nHost: x\r\n" + QUERY + b"Transfer-Encoding: chunked\r\n\r\n"
+    head = b"POST / HTTP/1.1\r\nHost: localhost\r\n" + QUERY + b"Transfer-Encoding: chunked\r\n\r\n"
     assert exchange(door, head + b"ffffffffffffffff\r\nabc", half_close=True) == b""
     assert rss(door) - before < RSS_SLACK
     assert sqs.list_queues()["QueueUrls"]  # still serving
@@ -199,7 +201,7 @@ def test_a_chunk_size_of_2_to_the_64_then_eof_costs_no_memory(door, sqs):
 
 def test_a_256_mib_chunk_is_cut_off_at_the_limit_with_aws_error_shape(door, sqs):
     before = warm(door, sqs)
-    head = b"POST / HTTP/1.1\r\nHost: x\r\n" + QUERY + b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % (256 * MIB)
+    head = b"POST / HTTP/1.1\r\nHost: localhost\r\n" + QUERY + b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % (256 * MIB)
     with socket.create_connection(("127.0.0.1", port(door)), timeout=5) as conn:
         conn.sendall(head)
         try:
@@ -231,7 +233,9 @@ def test_a_200_mib_body_is_refused_from_its_length_before_it_is_read(door, sqs, 
     sampler.start()
     try:
         with socket.create_connection(("127.0.0.1", port(door)), timeout=5) as conn:
-            conn.sendall(b"POST / HTTP/1.1\r\nHost: x\r\n" + headers + b"Content-Length: %d\r\n\r\n" % (200 * MIB))
+            conn.sendall(
+                b"POST / HTTP/1.1\r\nHost: localhost\r\n" + headers + b"Content-Length: %d\r\n\r\n" % (200 * MIB)
+            )
             sent = 0
             try:
                 while sent < 200 * MIB:
@@ -300,7 +304,7 @@ def test_past_the_connection_cap_the_longest_idle_connection_is_closed():
         kept = []
         for _ in range(20):
             conn = socket.create_connection(("127.0.0.1", port(server)), timeout=5)
-            conn.sendall(b"GET /_emulator/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            conn.sendall(b"GET /_emulator/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
             assert read_reply(conn).startswith(b"HTTP/1.1 200 OK")
             kept.append(conn)
         assert sqs_client(server.url).list_queues()["ResponseMetadata"]["HTTPStatusCode"] == 200
