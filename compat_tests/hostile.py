@@ -52,6 +52,10 @@ def fixture_urls(endpoint: str) -> dict[str, str]:
 
 # ---------------------------------------------------------------- values of the model's shapes
 
+# The server's default --max-body-bytes (emulator/server/build.py), not imported: the query env's
+# test process runs without the server's dependencies.
+MAX_BODY_BYTES = 3 * 1024 * 1024 + 64 * 1024
+
 _ODD_STRINGS = [
     "",
     "\x00",
@@ -374,6 +378,10 @@ def judge(endpoint: str, request: Request) -> str | None:
     except TimeoutError:
         return "no answer in time (a hang)"
     except (OSError, http.client.HTTPException) as error:
+        if len(request.body or b"") > MAX_BODY_BYTES:
+            # Refused (413) before it was all sent, and the connection closed, as RFC 9112 allows:
+            # a client still sending then sees a broken pipe instead of the answer.
+            return None if snapshot(endpoint) == before else "refused an oversized body but changed the state"
         return f"lost connection: {error!r}"
     wrong = problem(request, status, headers, body)
     if wrong is None and status >= 400 and snapshot(endpoint) != before:
