@@ -209,12 +209,14 @@ def serve(
     config: str | None = None,
     auto_create: bool | None = None,
     long_poll_cap: float | None = None,
+    queue_urls: str | None = None,
 ) -> EmulatorServer:
     """Start the emulator on 127.0.0.1:`port` in a background thread, in memory; use it
     as a context manager, or call .stop(). A keyword left out (None) takes the config
     file's [server] value, else serve()'s default: port 0 (a free port), the manual
     clock, no cooldowns; else the command line's. long_poll_cap: the most real seconds
-    an empty long poll waits. Bad values raise ValueError (OptionError), a bad file ConfigError."""
+    an empty long poll waits; queue_urls: aws, path or host (README, "How queue URLs are formed").
+    Bad values raise ValueError (OptionError), a bad file ConfigError."""
     given = {
         "port": port,
         "clock": clock,
@@ -226,6 +228,7 @@ def serve(
         "config": config,
         "auto_create": auto_create,
         "long_poll_cap": long_poll_cap,
+        "queue_urls": queue_urls,
     }
     return EmulatorServer(options_for({name: value for name, value in given.items() if value is not None}))
 

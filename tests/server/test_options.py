@@ -252,3 +252,9 @@ def test_binding_beyond_loopback_without_auth_warns(host):
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost", "127.0.0.2"])
 def test_loopback_needs_no_warning(host):
     assert cli.exposure_warning(host, require_auth=False) is None
+
+
+def test_serve_takes_the_queue_url_form():
+    with serve(queue_urls="path", region="us-east-1") as server:
+        sqs = server.client(region="eu-west-1")
+        assert sqs.create_queue(QueueName="q")["QueueUrl"].endswith("/eu-west-1/000000000000/q")
