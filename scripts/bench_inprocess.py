@@ -127,8 +127,9 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
-        "--profile", choices=("tottime", "cumtime"), help="cProfile one JSON round; print the top entries by this"
+        "--profile", choices=("tottime", "cumtime"), help="cProfile one round; print the top entries by this"
     )
+    parser.add_argument("--wire", choices=("json", "query"), default="json", help="the protocol --profile runs")
     args = parser.parse_args()
     emulator = build(Options(port=0, clock="manual"), listen=False)
     app = emulator.app
@@ -136,7 +137,7 @@ def main() -> None:
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
-        run(clients[0], args.n)
+        run(clients[0] if args.wire == "json" else clients[1], args.n)
         profiler.disable()
         pstats.Stats(profiler).sort_stats(args.profile).print_stats(40)
         return

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Request, Response
 
 from emulator.errors import SqsError
 
-from .json_answer import json_response
+from .answers import json_response
 from .model import (
     check_required,
     invalid_value,

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response
 from emulator.errors import SqsError
 
 from . import awsquery
-from .json_answer import json_response
+from .answers import json_response
 from .model import operation_model
 from .shapes import Codec, walk
 
