@@ -23,6 +23,7 @@ BODY = "x" * 256
 
 
 def environ(body: bytes, headers: dict) -> dict:
+    """A request's environ as waitress (emulator/server/http.py) hands it to the app."""
     env = {
         "REQUEST_METHOD": "POST",
         "SCRIPT_NAME": "",
@@ -40,6 +41,8 @@ def environ(body: bytes, headers: dict) -> dict:
         "wsgi.multithread": True,
         "wsgi.multiprocess": False,
         "wsgi.run_once": False,
+        "wsgi.input_terminated": True,  # waitress's: the input ends with the body, werkzeug reads it unwrapped
+        "SERVER_SOFTWARE": "waitress",
         "HTTP_USER_AGENT": "Boto3/1.40.0 md/Botocore#1.40.0",
     }
     for name, value in headers.items():
