@@ -8,6 +8,7 @@ from botocore import xform_name
 
 from emulator.api import messages, move_tasks, queues, validation
 from emulator.api.context import Context
+from emulator.api.ids import new_uuid
 
 HANDLERS = {
     name: function
@@ -23,4 +24,4 @@ def dispatch(ctx: Context, operation: str, params: dict) -> dict:
     return HANDLERS[xform_name(operation)](ctx, params)
 
 
-__all__ = ["Context", "dispatch"]
+__all__ = ["Context", "dispatch", "new_uuid"]

@@ -1,10 +1,9 @@
 """The message operations: send, receive, delete, change visibility (and their batches)."""
 
-import uuid
 from typing import Any
 
 from emulator import limits
-from emulator.api import digests, validation
+from emulator.api import digests, ids, validation
 from emulator.api.context import Context
 from emulator.engine.message import Delivery, Message, Sent
 from emulator.engine.queue import Queue
@@ -146,7 +145,7 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
             f"Reason: DelaySeconds must be >= 0 and <= {limits.MAX_DELAY_SECONDS}."
         )
     message = Message(
-        str(uuid.uuid4()),
+        ids.new_uuid(),
         body,
         attributes,
         system_attributes,

@@ -202,6 +202,8 @@ def no_lone_surrogates(params: dict) -> None:
     for any character outside XML's set; everything else is refused here, before
     the operation runs, in the error of its parameter.
     """
+    if not _any_lone_surrogate(params):  # nearly every request: no paths built
+        return
     for path, text, is_key in _strings(params, ()):
         bad = LONE_SURROGATE.search(text)
         if bad is None or (not is_key and path[-1] == "MessageBody"):
@@ -218,6 +220,16 @@ def no_lone_surrogates(params: dict) -> None:
             f"Value {shown} for parameter {where} is invalid. Reason: Invalid binary character "
             f"'#x{ord(bad.group()):X}' was found, the set of allowed characters is {ALLOWED_CHARACTERS}"
         )
+
+
+def _any_lone_surrogate(node: Any) -> bool:
+    if isinstance(node, str):
+        return LONE_SURROGATE.search(node) is not None
+    if isinstance(node, dict):
+        return any(LONE_SURROGATE.search(key) is not None or _any_lone_surrogate(value) for key, value in node.items())
+    if isinstance(node, list):
+        return any(_any_lone_surrogate(value) for value in node)
+    return False
 
 
 def _strings(node: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str, bool]]:

@@ -24,7 +24,7 @@ _MODULES = {"json": awsjson, "query": awsquery, "query-json": query_json}
 def detect(request: Request) -> str:
     # Only headers: the body is left for parse(). A JSON content type without a
     # target still gets a JSON error (InvalidAction), which its client can read.
-    if "X-Amz-Target" in request.headers or request.mimetype == awsjson.CONTENT_TYPE:
+    if "HTTP_X_AMZ_TARGET" in request.environ or request.mimetype == awsjson.CONTENT_TYPE:
         return "json"
     # AWS negotiates: a query request that prefers JSON to XML is answered in JSON.
     accept = request.accept_mimetypes

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Request, Response
 
 from emulator.errors import SqsError
 
+from .answers import json_response
 from .model import (
     check_required,
     invalid_value,
@@ -115,21 +116,13 @@ _WRITER = _Writer()
 def serialize_result(operation: str, output: dict, request_id: str) -> Response:
     shape = operation_model(operation).output_shape
     body = walk(_WRITER, shape, output or {}) if shape is not None else {}
-    return _json_response(body, 200, request_id)
+    return json_response(body, 200, CONTENT_TYPE, request_id)
 
 
 def serialize_error(error: SqsError, request_id: str) -> Response:
     fault = "Sender" if error.spec.sender_fault else "Receiver"
     body = {"__type": f"com.amazonaws.sqs#{error.spec.shape}", "message": error.message}
-    response = _json_response(body, error.spec.status, request_id)
+    response = json_response(body, error.spec.status, CONTENT_TYPE, request_id)
     # botocore reads Error.Code from this header (the legacy query code).
     response.headers["x-amzn-query-error"] = f"{error.spec.code};{fault}"
     return response
-
-
-def _json_response(body: dict, status: int, request_id: str) -> Response:
-    # Raw UTF-8 like AWS, which also keeps large non-ASCII bodies from growing sixfold.
-    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    return Response(
-        text.encode("utf-8"), status=status, content_type=CONTENT_TYPE, headers={"x-amzn-RequestId": request_id}
-    )

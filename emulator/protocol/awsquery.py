@@ -3,18 +3,18 @@
 Requests are parsed by walking the operation's input shape over a tree of the
 dotted keys (``MessageAttribute.1.Value.DataType``), the reverse of botocore's
 QuerySerializer. Responses are built as dicts from the output shape and
-rendered by xmltodict, in the layout botocore's QueryParser reads.
+rendered by xml_writer (xmltodict's tree form), in the layout botocore's QueryParser reads.
 """
 
 import re
 from urllib.parse import parse_qsl
 
-import xmltodict
 from botocore.model import Shape
 from werkzeug.wrappers import Request, Response
 
 from emulator.errors import SqsError
 
+from . import answers, xml_writer
 from . import query_names as qn
 from .model import (
     XML_NAMESPACE,
@@ -229,11 +229,8 @@ def scalar(shape: Shape, text: str, path: str):
 # ---------------------------------------------------------------- responses
 
 
-def _xml_response(document: dict, status: int, request_id: str) -> Response:
-    text = xmltodict.unparse(document, short_empty_elements=True)
-    # XML parsers turn a literal CR into LF; AWS escapes it so message bodies survive.
-    text = text.replace("\r", "&#xD;")
-    return Response(text, status=status, content_type="text/xml", headers={"x-amzn-RequestId": request_id})
+def _xml_response(tree: dict, status: int, request_id: str) -> Response:
+    return answers.response(xml_writer.document(tree).encode("utf-8"), status, "text/xml", request_id)
 
 
 def serialize_result(operation: str, output: dict, request_id: str) -> Response:
@@ -269,7 +266,7 @@ def serialize_error(error: SqsError, request_id: str) -> Response:
 
 
 class _Writer(Codec):
-    """Outputs to xmltodict's tree, under the query names of query_names.
+    """Outputs to xml_writer's tree (xmltodict's form), under the query names of query_names.
 
     A flattened list repeats its element in the structure (``<Message>..</Message>``);
     otherwise it is wrapped (``<QueueUrls><member>..``), and so are maps in

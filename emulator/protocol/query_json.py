@@ -15,13 +15,12 @@ to SQS pattern of aws-samples/serverless-patterns (APIGateway-SQS-ReceiveMessage
 the ErrorResponse form).
 """
 
-import json
-
 from werkzeug.wrappers import Response
 
 from emulator.errors import SqsError
 
 from . import awsquery
+from .answers import json_response
 from .model import operation_model
 from .shapes import Codec, walk
 
@@ -38,7 +37,7 @@ def serialize_result(operation: str, output: dict, request_id: str) -> Response:
     if shape is not None:
         body[f"{operation}Result"] = walk(_WRITER, shape, output or {})
     body["ResponseMetadata"] = {"RequestId": request_id}
-    return _json_response({f"{operation}Response": body}, 200, request_id)
+    return json_response({f"{operation}Response": body}, 200, CONTENT_TYPE, request_id)
 
 
 def serialize_error(error: SqsError, request_id: str) -> Response:
@@ -46,14 +45,7 @@ def serialize_error(error: SqsError, request_id: str) -> Response:
         # AWS answers a queue URL without an action in XML, whatever the Accept header asks (issue 18).
         return awsquery.serialize_error(error, request_id)
     body = {"ErrorResponse": {"Error": awsquery.error_fields(error), "RequestId": request_id}}
-    return _json_response(body, error.spec.status, request_id)
-
-
-def _json_response(body: dict, status: int, request_id: str) -> Response:
-    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    return Response(
-        text.encode("utf-8"), status=status, content_type=CONTENT_TYPE, headers={"x-amzn-RequestId": request_id}
-    )
+    return json_response(body, error.spec.status, CONTENT_TYPE, request_id)
 
 
 class _Writer(Codec):

@@ -2,7 +2,6 @@
 
 import logging
 import time
-import uuid
 from urllib.parse import urlsplit
 
 from werkzeug.wrappers import Request, Response
@@ -90,7 +89,7 @@ class EmulatorApp:
         if for_admin:
             return admin.error(refusal.status, refusal.message)
         error = SqsError("AccessDenied", refusal.message)
-        return protocol.serialize_error(protocol.detect(request), error, str(uuid.uuid4()))
+        return protocol.serialize_error(protocol.detect(request), error, api.new_uuid())
 
     def _caller(self, request: Request) -> str | None:
         """With --require-auth, the account of the key that signed the request (SqsError if none
@@ -103,7 +102,7 @@ class EmulatorApp:
 
     def handle_sqs(self, request: Request) -> Response:
         started = time.perf_counter()
-        request_id = str(uuid.uuid4())
+        request_id = api.new_uuid()
         wire = protocol.detect(request)
         operation = "?"
         try:

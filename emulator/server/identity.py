@@ -21,12 +21,14 @@ class Identity(NamedTuple):
 
 
 def identify(request, default_account: str, default_region: str) -> Identity:
-    match = _CREDENTIAL.search(request.headers.get("Authorization", ""))
+    environ = request.environ  # read directly: werkzeug's header and query objects cost more than the search
+    match = _CREDENTIAL.search(environ.get("HTTP_AUTHORIZATION", ""))
     if match:
         access_key, region = match.groups()
     else:
         # Presigned query-protocol requests carry the scope in X-Amz-Credential.
-        parts = request.args.get("X-Amz-Credential", "").split("/")
+        credential = request.args.get("X-Amz-Credential", "") if environ.get("QUERY_STRING") else ""
+        parts = credential.split("/")
         access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
     account = access_key if valid_account_id(access_key) else default_account
     return Identity(account, region, access_key)
