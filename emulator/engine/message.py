@@ -6,6 +6,21 @@ from typing import Any, NamedTuple
 from emulator.engine.scheduler import Timer
 
 
+class _Empty(dict):
+    """Read-only and empty; still a dict, so every reader and encoder takes it as one."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("the shared empty attributes are read-only")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    setdefault = update = pop = popitem = clear = _refuse
+
+
+# Most messages carry no attributes: they share this one empty dict instead of
+# holding one each (64 bytes a message, twice).
+NO_ATTRIBUTES: dict[str, dict[str, Any]] = _Empty()
+
+
 class State(enum.Enum):
     DELAYED = "delayed"
     VISIBLE = "visible"
@@ -57,8 +72,8 @@ class Message:
     ):
         self.id = message_id
         self.body = body
-        self.attributes = attributes
-        self.system_attributes = system_attributes
+        self.attributes = attributes or NO_ATTRIBUTES
+        self.system_attributes = system_attributes or NO_ATTRIBUTES
         self.md5_of_body = md5_of_body
         self.md5_of_attributes = md5_of_attributes
         self.group_id = group_id  # on a standard queue: a fair-queue tenant
