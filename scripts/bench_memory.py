@@ -58,35 +58,64 @@ def memory(n: int) -> None:
         print(f"  {stat.size_diff / n:7.1f} B {stat.count_diff / n:5.2f} objects  {stat.traceback}")
 
 
+class FullCollections:
+    """The pauses of full (generation 2) collections while installed."""
+
+    def __init__(self):
+        self.pauses: list[float] = []
+        self._began = 0.0
+        gc.callbacks.insert(0, self._started)  # first in: its stop is last, after any freeze
+        gc.callbacks.append(self._stopped)
+
+    def _started(self, phase: str, info: dict) -> None:
+        if phase == "start" and info["generation"] == 2:
+            self._began = time.perf_counter()
+
+    def _stopped(self, phase: str, info: dict) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            self.pauses.append(time.perf_counter() - self._began)
+
+    def remove(self) -> None:
+        gc.callbacks.remove(self._started)
+        gc.callbacks.remove(self._stopped)
+
+
+def _percentiles(times: list[float]) -> str:
+    times = sorted(times)
+    p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
+    return f"p50 {p50 * 1e6:6.0f} us  p99 {p99 * 1e6:6.0f} us  max {times[-1] * 1e3:7.1f} ms"
+
+
 def latency(depths: list[int], calls: int) -> None:
-    print(f"latency: {calls} rounds of SendMessage + ReceiveMessage + DeleteMessage at each depth")
+    print(f"latency: a queue filled to each depth by the engine's send, 10 a call, then {calls} rounds")
+    print("of SendMessage + ReceiveMessage + DeleteMessage through the app")
     for depth in depths:
         app = App()
         url = app.call("CreateQueue", QueueName="depth")["QueueUrl"]
         (queue,) = app.emulator.broker.all_queues()
-        for start in range(0, depth, 1000):
-            batch = [(Message(f"m{i}", BODY, {}, {}, "0" * 32, None, "bench"), 0) for i in range(start, start + 1000)]
+        full = FullCollections()
+        fill = []
+        for start in range(0, depth, 10):
+            batch = [(Message(f"m{i}", BODY, {}, {}, "0" * 32, None, "bench"), 0) for i in range(start, start + 10)]
+            began = time.perf_counter()
             queue.send(batch)
+            fill.append(time.perf_counter() - began)
         times = []
         for _ in range(calls):
-            for op, params in (
-                ("SendMessage", {"MessageBody": BODY}),
-                ("ReceiveMessage", {"VisibilityTimeout": 600}),
-            ):
+            for op, params in (("SendMessage", {"MessageBody": BODY}), ("ReceiveMessage", {"VisibilityTimeout": 600})):
                 began = time.perf_counter()
                 answer = app.call(op, QueueUrl=url, **params)
                 times.append(time.perf_counter() - began)
             began = time.perf_counter()
             app.call("DeleteMessage", QueueUrl=url, ReceiptHandle=answer["Messages"][0]["ReceiptHandle"])
             times.append(time.perf_counter() - began)
-        times.sort()
-        p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
-        print(
-            f"  depth {depth:>9,}: p50 {p50 * 1e6:7.0f} us  p99 {p99 * 1e6:7.0f} us  max {times[-1] * 1e3:7.1f} ms"
-            f"  (gc: {gc.get_count()}, frozen {gc.get_freeze_count():,})"
-        )
+        full.remove()
+        longest = max(full.pauses, default=0.0)
+        print(f"  depth {depth:>9,}: requests  {_percentiles(times)}")
+        print(f"  {'':>16}  fill sends {_percentiles(fill[-len(fill) // 10 :])} (its last tenth)")
+        print(f"  {'':>16}  {len(full.pauses)} full collections, longest {longest * 1e3:.1f} ms")
+        app.emulator.broker.reset()  # thaws what a freeze kept
         del app, queue
-        gc.unfreeze()
         gc.collect()
 
 
