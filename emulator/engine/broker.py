@@ -7,7 +7,7 @@ targets and sources, move tasks, and AWS's 60-second lifecycle rules.
 import threading
 
 from emulator import limits
-from emulator.engine import redrive
+from emulator.engine import collector, redrive
 from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.engine.fifo import FifoQueue
 from emulator.engine.journal import NO_JOURNAL, Journal
@@ -40,6 +40,7 @@ class Broker:
         self._deleted_at: dict[tuple[str, str, str], float] = {}
         self._move_tasks: dict[str, list[MoveTask]] = {}  # by source ARN, most recent first
         self._lock = threading.Lock()
+        collector.install()
         if isinstance(self.clock, ManualClock):  # no thread: due callbacks run when it is advanced
             self.clock.on_advance(self._time_moved)
         else:
@@ -66,6 +67,7 @@ class Broker:
             self.journal.reset()
         for queue in queues:
             queue.close()
+        collector.thaw()
 
     # -- queues -------------------------------------------------------------
 
@@ -140,6 +142,7 @@ class Broker:
                 self._deleted_at[key] = self.clock.now()
                 self.journal.queue_deleted(queue, self._deleted_at[key])
         queue.close()
+        collector.thaw()
 
     def all_queues(self) -> list[Queue]:
         """Every queue of every account and region (the admin API's view)."""

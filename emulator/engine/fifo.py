@@ -1,7 +1,7 @@
 """The FIFO queue: message groups, deduplication, sequence numbers, receive attempts.
 
 Order within a group is send order, also after a redelivery: each group keeps
-its visible messages in a heap by arrival. A group is blocked from its first
+its visible messages in arrival order (a SendOrder). A group is blocked from its first
 in-flight message onward: its visible messages sent before that one may be
 received, those after it wait (AWS-recorded: receive m1 and m2 of a group,
 return m1 with ChangeMessageVisibility 0, and m1 is receivable while m2 is
@@ -28,7 +28,7 @@ from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
 from emulator.engine.message import Delivery, Message, Sent, State
 from emulator.engine.queue import Queue
-from emulator.engine.ready_order import LazyDeletions
+from emulator.engine.ready_order import LazyDeletions, SendOrder
 from emulator.errors import invalid_parameter
 
 DEDUP_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
@@ -64,16 +64,14 @@ class _Group:
     __slots__ = ("inflight", "queued", "visible")
 
     def __init__(self):
-        self.visible: list[tuple[int, Message]] = []  # heap (seq, message) of its visible messages
+        self.visible = SendOrder()  # its visible messages
         self.inflight: list[tuple[int, Message]] = []  # heap (seq, message) of its messages in flight
         self.queued = False  # in the ready deque
 
     def first_visible(self) -> int | None:
         """Seq of its oldest visible message, dropping entries of messages no longer visible."""
-        heap = self.visible
-        while heap and heap[0][1].state is not State.VISIBLE:
-            heapq.heappop(heap)
-        return heap[0][0] if heap else None
+        first = self.visible.top()
+        return None if first is None else first.seq
 
     def first_inflight(self) -> float:
         heap = self.inflight
@@ -104,7 +102,7 @@ class GroupOrder:
         group = self._groups.get(key)
         if group is None:
             group = self._groups[key] = _Group()
-        heapq.heappush(group.visible, (message.seq, message))
+        group.visible.push(message)
         self._file(key, group)
 
     def discard(self, message: Message) -> None:
@@ -141,9 +139,10 @@ class GroupOrder:
             # Messages taken by this receive do not block the ones after them.
             limit = group.first_inflight()
             try:
-                while (first := group.first_visible()) is not None and first < limit:
+                while (message := group.visible.top()) is not None and message.seq < limit:
                     self._entries.removed()
-                    yield heapq.heappop(group.visible)[1]
+                    group.visible.pop()
+                    yield message
             finally:
                 self._settle(key, group)
 
@@ -179,9 +178,8 @@ class GroupOrder:
 
     def _compact(self) -> None:
         for key, group in list(self._groups.items()):
-            group.visible = [entry for entry in group.visible if entry[1].state is State.VISIBLE]
+            group.visible = group.visible.compacted()
             group.inflight = [entry for entry in group.inflight if entry[1].state is State.INFLIGHT]
-            heapq.heapify(group.visible)
             heapq.heapify(group.inflight)
             if group.empty():
                 del self._groups[key]

@@ -6,6 +6,21 @@ from typing import Any, NamedTuple
 from emulator.engine.scheduler import Timer
 
 
+class _Empty(dict):
+    """Read-only and empty; still a dict, so every reader and encoder takes it as one."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("the shared empty attributes are read-only")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    setdefault = update = pop = popitem = clear = _refuse
+
+
+# Most messages carry no attributes: they share this one empty dict instead of
+# holding one each (64 bytes a message, twice).
+NO_ATTRIBUTES: dict[str, dict[str, Any]] = _Empty()
+
+
 class State(enum.Enum):
     DELAYED = "delayed"
     VISIBLE = "visible"
@@ -21,6 +36,8 @@ class Message:
     """Fields set at send never change; the delivery fields change under the queue's lock."""
 
     __slots__ = (
+        "_attributes_md5",
+        "_body_md5",
         "attributes",
         "body",
         "dead_letter_source",
@@ -29,8 +46,6 @@ class Message:
         "first_receive_at",
         "group_id",
         "id",
-        "md5_of_attributes",
-        "md5_of_body",
         "nonce",
         "receive_count",
         "received_at",
@@ -57,10 +72,11 @@ class Message:
     ):
         self.id = message_id
         self.body = body
-        self.attributes = attributes
-        self.system_attributes = system_attributes
-        self.md5_of_body = md5_of_body
-        self.md5_of_attributes = md5_of_attributes
+        self.attributes = attributes or NO_ATTRIBUTES
+        self.system_attributes = system_attributes or NO_ATTRIBUTES
+        # Kept as their 16 bytes (49 bytes an object, where 32 hex digits take 81).
+        self._body_md5 = bytes.fromhex(md5_of_body)
+        self._attributes_md5 = None if md5_of_attributes is None else bytes.fromhex(md5_of_attributes)
         self.group_id = group_id  # on a standard queue: a fair-queue tenant
         self.dedup_id = dedup_id  # FIFO: explicit, or the SHA-256 of the body
         self.sequence_number: str | None = None  # FIFO: set by the queue when it takes the message
@@ -75,6 +91,14 @@ class Message:
         self.due: float | None = None  # in flight: when its visibility ends; delayed: when its delay does
         self.timer: Timer | None = None  # the armed delay or visibility timer, cancelled when it no longer holds
         self.dead_letter_source: str | None = None  # ARN of the queue it was dead-lettered from
+
+    @property
+    def md5_of_body(self) -> str:
+        return self._body_md5.hex()
+
+    @property
+    def md5_of_attributes(self) -> str | None:
+        return None if self._attributes_md5 is None else self._attributes_md5.hex()
 
     def _copy(self, message_id: str) -> "Message":
         return Message(

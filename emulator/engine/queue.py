@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from emulator import limits
-from emulator.engine import receipts
+from emulator.engine import collector, receipts
 from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
@@ -86,7 +86,9 @@ class Queue(QueueConfig):
         """Enqueue (message, delay seconds) pairs; a delay of 0 makes the message visible now."""
         with self._lock:
             now = self._clock.now()
-            return [self._accept(message, now, delay) for message, delay in batch]
+            sent = [self._accept(message, now, delay) for message, delay in batch]
+        collector.took(len(sent))
+        return sent
 
     def _accept(self, message: Message, now: float, delay: float) -> Sent:
         if self.faults and self.faults.delayed_visibility_seconds:

@@ -11,10 +11,12 @@ compacts. LazyDeletions is that bookkeeping, shared by both orders and by the
 queue's arrival order (retention.py).
 """
 
+import heapq
+from collections import deque
 from collections.abc import Generator
 from typing import Protocol
 
-from emulator.engine.message import Message
+from emulator.engine.message import Message, State
 
 # Compact when more than this many entries belong to departed messages (and
 # they outnumber the live ones): the index stays at most about twice its size.
@@ -50,6 +52,64 @@ class ReadyOrder(Protocol):
         """Visible messages in the order a receive takes them, each taken off the order
         as it is yielded; the caller delivers it, moves it away, or add()s it back.
         Called, and closed, with the queue's lock held."""
+
+
+class SendOrder:
+    """Visible messages oldest first by arrival number, without a tuple per message.
+
+    Nearly every message becomes visible in arrival order (at its send): those
+    wait in a deque, 8 bytes each. Only one that comes back behind a newer one
+    (its visibility or delay ended) goes on a heap of (seq, message), 64 bytes
+    more. Entries of messages no longer visible are dropped when they surface.
+    """
+
+    __slots__ = ("_back", "_fresh")
+
+    def __init__(self):
+        self._fresh: deque[Message] = deque()  # ascending arrival numbers
+        self._back: list[tuple[int, Message]] = []  # heap: messages that came back out of order
+
+    def __bool__(self) -> bool:
+        """Whether any entry is left, live or not."""
+        return bool(self._fresh or self._back)
+
+    def push(self, message: Message) -> None:
+        fresh = self._fresh
+        if not fresh or message.seq > fresh[-1].seq:
+            fresh.append(message)
+        else:
+            heapq.heappush(self._back, (message.seq, message))
+
+    def top(self) -> Message | None:
+        """The oldest visible message (left in place), dropping entries of ones that are not."""
+        fresh, back = self._fresh, self._back
+        while fresh and fresh[0].state is not State.VISIBLE:
+            fresh.popleft()
+        while back and back[0][1].state is not State.VISIBLE:
+            heapq.heappop(back)
+        if not back:
+            return fresh[0] if fresh else None
+        if not fresh or back[0][0] < fresh[0].seq:
+            return back[0][1]
+        return fresh[0]
+
+    def pop(self) -> Message | None:
+        """Take the oldest visible message off (None when there is none)."""
+        message = self.top()
+        if message is not None:
+            if self._fresh and self._fresh[0] is message:
+                self._fresh.popleft()
+            else:
+                heapq.heappop(self._back)
+        return message
+
+    def compacted(self) -> "SendOrder":
+        """A copy without the entries of messages that are not visible."""
+        live = SendOrder()
+        live._fresh.extend(message for message in self._fresh if message.state is State.VISIBLE)
+        live._back = [entry for entry in self._back if entry[1].state is State.VISIBLE]
+        heapq.heapify(live._back)
+        return live
 
 
 class LazyDeletions:

@@ -23,41 +23,40 @@ from emulator.engine.clock import Clock
 from emulator.engine.message import Message, State
 from emulator.engine.noisy_tenants import NoisyTenants
 from emulator.engine.queue import Queue
-from emulator.engine.ready_order import LazyDeletions
+from emulator.engine.ready_order import LazyDeletions, SendOrder
 
 
 class _Tenant:
-    __slots__ = ("delayed", "heap", "inflight", "visible")
+    __slots__ = ("delayed", "inflight", "order", "visible")
 
     def __init__(self):
-        self.heap: list[tuple[int, Message]] = []  # (seq, message) of its visible messages
-        self.visible = 0  # messages in the order (the heap may hold departed ones too)
+        self.order = SendOrder()  # its visible messages
+        self.visible = 0  # messages in the order (which may hold departed ones too)
         self.inflight = 0
         self.delayed = 0
 
     def idle(self) -> bool:
-        return not (self.heap or self.inflight or self.delayed)
+        return not (self.order or self.inflight or self.delayed)
 
 
-def _top(heap: list[tuple[int, Message]]) -> int | None:
-    """Seq of the oldest visible message in heap, dropping entries of gone ones."""
-    while heap and heap[0][1].state is not State.VISIBLE:
-        heapq.heappop(heap)
-    return heap[0][0] if heap else None
+def _top(order: SendOrder) -> int | None:
+    """Seq of the oldest visible message in order, dropping entries of gone ones."""
+    message = order.top()
+    return None if message is None else message.seq
 
 
 class TenantOrder:
     """Visible messages of a standard queue: oldest first, quiet tenants before noisy ones
     (a ready_order.ReadyOrder: the queue calls it with its lock held).
 
-    Entries of messages that went away while visible stay in the heaps until
+    Entries of messages that went away while visible stay in the orders until
     they reach the top (or a compaction); the queue counts what is visible.
     """
 
     def __init__(self, clock: Clock):
         self._clock = clock
         self._noisy = NoisyTenants()
-        self._ungrouped: list[tuple[int, Message]] = []
+        self._ungrouped = SendOrder()
         self._tenants: dict[str, _Tenant] = {}
         # (seq, tenant) for each tenant's oldest visible message; stale entries are skipped.
         self._heads: list[tuple[int, str]] = []
@@ -68,14 +67,15 @@ class TenantOrder:
         self._entries.added()
         key = message.group_id
         if key is None:
-            heapq.heappush(self._ungrouped, (message.seq, message))
+            self._ungrouped.push(message)
             return
         tenant = self._tenant(key)
         self._noisy.sent(key, message.sent_at)
         tenant.visible += 1
-        if not tenant.heap or message.seq < tenant.heap[0][0]:
+        top = _top(tenant.order)
+        if top is None or message.seq < top:
             heapq.heappush(self._heads, (message.seq, key))
-        heapq.heappush(tenant.heap, (message.seq, message))
+        tenant.order.push(message)
 
     def _tenant(self, key: str) -> _Tenant:
         tenant = self._tenants.get(key)
@@ -144,7 +144,7 @@ class TenantOrder:
             tenant = self._tenants.get(key)
             if tenant is None:  # forgotten since this entry was filed
                 continue
-            top = _top(tenant.heap)
+            top = _top(tenant.order)
             if top != seq:
                 if top is not None and top > seq:
                     heapq.heappush(self._heads, (top, key))  # its head went away: re-file it
@@ -171,11 +171,12 @@ class TenantOrder:
         for entry in noisy:
             heapq.heappush(self._heads, entry)
         if chosen is None:
-            return heapq.heappop(self._ungrouped)[1]
+            return self._ungrouped.pop()
         tenant = self._tenants[chosen[1]]
-        message = heapq.heappop(tenant.heap)[1]
-        if tenant.heap:
-            heapq.heappush(self._heads, (tenant.heap[0][0], chosen[1]))
+        message = tenant.order.pop()
+        top = _top(tenant.order)
+        if top is not None:
+            heapq.heappush(self._heads, (top, chosen[1]))
         return message
 
     def fair_metrics(self, now: float, visible: int, inflight: int, delayed: int) -> dict[str, int]:
@@ -189,8 +190,8 @@ class TenantOrder:
             if tenant.visible and self._is_noisy(key, tenant, now)
         ]
         noisy_keys = {key for key, _ in noisy}
-        heads = [self._ungrouped] + [t.heap for key, t in self._tenants.items() if key not in noisy_keys]
-        sent_at = min((heap[0][1].sent_at for heap in heads if _top(heap) is not None), default=None)
+        orders = [self._ungrouped] + [t.order for key, t in self._tenants.items() if key not in noisy_keys]
+        sent_at = min((top.sent_at for order in orders if (top := order.top()) is not None), default=None)
         return {
             "ApproximateNumberOfNoisyGroups": len(noisy),
             "ApproximateNumberOfMessagesVisibleInQuietGroups": visible - sum(t.visible for _, t in noisy),
@@ -200,15 +201,13 @@ class TenantOrder:
         }
 
     def _compact(self) -> None:
-        live = lambda heap: [entry for entry in heap if entry[1].state is State.VISIBLE]  # noqa: E731
-        self._ungrouped = live(self._ungrouped)
-        heapq.heapify(self._ungrouped)
+        self._ungrouped = self._ungrouped.compacted()
         self._heads = []
         for key, tenant in list(self._tenants.items()):
-            tenant.heap = live(tenant.heap)
-            heapq.heapify(tenant.heap)
-            if tenant.heap:
-                self._heads.append((tenant.heap[0][0], key))
+            tenant.order = tenant.order.compacted()
+            top = _top(tenant.order)
+            if top is not None:
+                self._heads.append((top, key))
             else:
                 self._forget_if_idle(key, tenant)
         heapq.heapify(self._heads)

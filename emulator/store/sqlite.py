@@ -14,6 +14,7 @@ import sqlite3
 import threading
 import weakref
 
+from emulator.engine import collector
 from emulator.store.base import SYNC_MODES, Store
 from emulator.store.opening import damaged, lock_directory, open_database
 from emulator.store.recovery import Kept, read_clock, read_kept
@@ -68,6 +69,7 @@ class SqliteStore(Store):
             except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
                 raise damaged(self.path, error) from None
             self._restore(broker, kept)
+            collector.freeze()  # every restored message is long-lived: no full collection walks them
         finally:
             if collecting:
                 gc.enable()

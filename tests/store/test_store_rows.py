@@ -1,10 +1,12 @@
 """The change records and the codec: what each record writes, recovery reads back
 as the engine had it."""
 
+import hashlib
+import uuid
 from types import SimpleNamespace
 
 import pytest
-from engine_support import ACCOUNT, REGION, T0, make_message
+from engine_support import ACCOUNT, REGION, T0
 
 from emulator.engine.clock import ManualClock
 from emulator.engine.message import Message, Sent, State
@@ -56,13 +58,14 @@ def write(db, *changes) -> None:
 
 
 def message() -> Message:
-    message = make_message("body", group_id="g", dedup_id="d")
-    message.attributes = {
+    attributes = {
         "blob": {"DataType": "Binary", "BinaryValue": b"\x00\xff"},
         "s": {"DataType": "String", "StringValue": "v"},
     }
-    message.system_attributes = {"AWSTraceHeader": {"DataType": "String", "StringValue": "Root=1"}}
-    message.md5_of_attributes, message.sequence_number, message.seq, message.sent_at = "m", "18", 4, T0
+    trace = {"AWSTraceHeader": {"DataType": "String", "StringValue": "Root=1"}}
+    body_md5, attributes_md5 = hashlib.md5(b"body").hexdigest(), "0123456789abcdef" * 2
+    message = Message(str(uuid.uuid4()), "body", attributes, trace, body_md5, attributes_md5, "AIDATEST", "g", "d")
+    message.sequence_number, message.seq, message.sent_at = "18", 4, T0
     message.dead_letter_source = "arn:source"
     message.state, message.receive_count, message.first_receive_at = State.INFLIGHT, 2, T0 + 1
     message.nonce, message.received_at, message.due = "n", T0 + 2, T0 + 32
