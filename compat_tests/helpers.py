@@ -10,7 +10,9 @@ import hashlib
 import http.client
 import json
 import struct
+import urllib.error
 import urllib.parse
+import urllib.request
 import uuid
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -264,3 +266,16 @@ def counts(client, url: str) -> tuple[int, int, int]:
         int(a["ApproximateNumberOfMessagesNotVisible"]),
         int(a["ApproximateNumberOfMessagesDelayed"]),
     )
+
+
+def admin_call(endpoint, method, path, body=None, raw=None, headers=None):
+    """(status, parsed JSON) of an admin request; a body goes as JSON, as the admin API asks."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    sent = {**(JSON_BODY if data is not None else {}), **(headers or {})}
+    request = urllib.request.Request(endpoint + path, data=data, method=method, headers=sent)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        assert error.headers.get_content_type() == "application/json"
+        return error.code, json.loads(error.read())

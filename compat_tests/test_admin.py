@@ -12,25 +12,12 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from compat_tests.conftest import TARGET
-from compat_tests.helpers import JSON_BODY, counts, receive, receive_one, sqs_client
+from compat_tests.helpers import admin_call as call
+from compat_tests.helpers import counts, receive, receive_one, sqs_client
 from compat_tests.servers import start_emulator
 from compat_tests.test_long_poll import Poller
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator's own admin API")
-
-
-def call(endpoint, method, path, body=None, raw=None):
-    """(status, parsed JSON) of an admin request."""
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(
-        endpoint + path, data=data, method=method, headers=JSON_BODY if data is not None else {}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        assert error.headers.get_content_type() == "application/json"
-        return error.code, json.loads(error.read())
 
 
 @pytest.fixture

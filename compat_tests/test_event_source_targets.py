@@ -23,6 +23,7 @@ from aws_lambda_powertools.utilities.parser.models import SqsModel
 from prometheus_client.parser import text_string_to_metric_families
 
 from compat_tests.conftest import TARGET
+from compat_tests.helpers import admin_call as call
 from compat_tests.helpers import counts, sqs_client
 from compat_tests.persistence import refused_start
 from compat_tests.servers import start_emulator
@@ -31,20 +32,6 @@ pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="event source mappi
 
 INVOKE_PATH = "/2015-03-31/functions/function/invocations"
 REAL_WAIT = 10.0  # seconds a poller in the server process gets to act
-
-
-def call(endpoint, method, path, body=None, raw=None, headers=None):
-    """(status, parsed JSON) of an admin request."""
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(
-        endpoint + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        assert error.headers.get_content_type() == "application/json"
-        return error.code, json.loads(error.read())
 
 
 def wait_for(endpoint, mapping_id, predicate, timeout=REAL_WAIT) -> dict:
