@@ -16,7 +16,7 @@ Configured by ini options (pytest.ini's [pytest], pyproject's [tool.pytest.ini_o
 each serve()'s keyword of the same name: sqs_emulator_clock, sqs_emulator_config (a path
 from the ini file's folder), sqs_emulator_auto_create, sqs_emulator_purge_cooldown,
 sqs_emulator_recreate_cooldown, sqs_emulator_receipts, sqs_emulator_port,
-sqs_emulator_long_poll_cap; a test marked `@pytest.mark.sqs_emulator(clock="real", ...)`
+sqs_emulator_long_poll_cap, sqs_emulator_queue_urls; a test marked `@pytest.mark.sqs_emulator(clock="real", ...)`
 gets an emulator of its own with those keywords over the ini's (`config` from the
 test file's folder).
 
@@ -50,6 +50,7 @@ OPTIONS = (
     "receipts",
     "port",
     "long_poll_cap",
+    "queue_urls",
 )
 AWS_ENV = "sqs_emulator_aws_env"
 _SESSION = pytest.StashKey[dict]()  # "server": the session's emulator; "env": the MonkeyPatch of AWS_ENV
@@ -95,8 +96,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "sqs_emulator(**options): run the test on an emulator of its own, started with these serve() "
-        "keywords over the ini's (clock, config, auto_create, purge_cooldown, recreate_cooldown, "
-        "receipts, port, long_poll_cap)",
+        f"keywords over the ini's ({', '.join(OPTIONS)})",
     )
 
 

@@ -300,6 +300,11 @@ INI = {
         "    assert 'Messages' not in sqs_client.receive_message(QueueUrl=url, WaitTimeSeconds=20)\n"
         "    assert time.monotonic() - started < 1",
     ),
+    "queue_urls": (
+        "sqs_emulator_queue_urls = host",
+        "url = sqs_client.create_queue(QueueName='formed')['QueueUrl']\n"
+        "    assert url == sqs_emulator.endpoint_url.replace('//', '//sqs.us-east-1.') + '/000000000000/formed'",
+    ),
 }
 
 
