@@ -48,6 +48,10 @@ def entries(n: int, body: str = "m", prefix: str = "e") -> list:
     return [{"Id": f"{prefix}{i}", "MessageBody": f"{body}{i}"} for i in range(n)]
 
 
+def send(label: str, body: str = "x", url: str = "${q.url}", **kw):
+    return step("SendMessage", label, QueueUrl=url, MessageBody=body, **kw)
+
+
 def receive(label: str = "", **kw):
     kw.setdefault("QueueUrl", "${q.url}")
     kw.setdefault("WaitTimeSeconds", 0)
@@ -205,7 +209,7 @@ scenario(
 scenario(
     "missing-queue-message-ops",
     [
-        step("SendMessage", "send", QueueUrl="${nope.url}", MessageBody="x", aws=NEQ),
+        send("send", url="${nope.url}", aws=NEQ),
         step("ReceiveMessage", "receive", QueueUrl="${nope.url}", aws=NEQ),
         step("DeleteMessage", "delete", QueueUrl="${nope.url}", ReceiptHandle="abc", aws=NEQ),
         step(
@@ -463,9 +467,9 @@ scenario(
             AttributeNames=["VisibilityTimeout"],
             aws={"body.Attributes.VisibilityTimeout": "17"},
         ),
-        step("SendMessage", "send", QueueUrl="${q.name}", MessageBody="by name", aws=OK),
+        send("send", "by name", url="${q.name}", aws=OK),
         receive("receive", QueueUrl="${q.name}", aws={"body.Messages.0.Body": "by name"}),
-        step("SendMessage", "missing", QueueUrl="${nope.name}", MessageBody="x", aws=NEQ),
+        send("missing", url="${nope.name}", aws=NEQ),
     ],
     queues={"q": {}},
 )
@@ -485,7 +489,7 @@ scenario(
             "CreateQueue", "create-west", QueueName="${q.name}", region="eu-west-1", aws={"body.QueueUrl": _aws_shaped}
         ),
         step("GetQueueUrl", "url-west", QueueName="${q.name}", region="eu-west-1", save={"west": "QueueUrl"}),
-        step("SendMessage", "send-west", QueueUrl="${west}", MessageBody="west", region="eu-west-1", aws=OK),
+        send("send-west", "west", url="${west}", region="eu-west-1", aws=OK),
         receive("receive-east", QueueUrl="${q.url}", aws=NO_MESSAGES),
         receive("receive-west", QueueUrl="${west}", region="eu-west-1", aws={"body.Messages.0.Body": "west"}),
         step(
@@ -507,11 +511,9 @@ scenario(
 scenario(
     "send-receive-delete",
     [
-        step(
-            "SendMessage",
+        send(
             "send",
-            QueueUrl="${q.url}",
-            MessageBody="This is a test message",
+            "This is a test message",
             aws={"body.MD5OfMessageBody": "fafb00f5732ab283681e124bf8747ed1", "body.MD5OfMessageAttributes": ABSENT},
         ),
         receive(
@@ -540,19 +542,15 @@ scenario(
 scenario(
     "message-attributes-md5",
     [
-        step(
-            "SendMessage",
+        send(
             "aws-example",
-            QueueUrl="${q.url}",
-            MessageBody="a",
+            "a",
             MessageAttributes=USER_ATTRS,
             aws={"body.MD5OfMessageAttributes": "c48838208d2b4e14e3ca0093a8443f09"},
         ),
-        step(
-            "SendMessage",
+        send(
             "mixed-types",
-            QueueUrl="${q.url}",
-            MessageBody="b",
+            "b",
             MessageAttributes=MIXED_ATTRS,
             aws={"body.MD5OfMessageAttributes": md5_of_attributes(MIXED_ATTRS)},
         ),
@@ -564,11 +562,9 @@ scenario(
 scenario(
     "receive-attribute-selection",
     [
-        step(
-            "SendMessage",
+        send(
             "send",
-            QueueUrl="${q.url}",
-            MessageBody="sel",
+            "sel",
             MessageAttributes={
                 "foo.a": {"DataType": "String", "StringValue": "1"},
                 "foo.b": {"DataType": "Number", "StringValue": "2"},
@@ -592,11 +588,9 @@ scenario(
 scenario(
     "trace-header-system-attribute",
     [
-        step(
-            "SendMessage",
+        send(
             "send",
-            QueueUrl="${q.url}",
-            MessageBody="traced",
+            "traced",
             MessageSystemAttributes={"AWSTraceHeader": {"DataType": "String", "StringValue": TRACE_HEADER}},
             aws={"body.MD5OfMessageSystemAttributes": lambda v: v is not ABSENT},
         ),
@@ -609,8 +603,8 @@ scenario(
 scenario(
     "invalid-body-characters",
     [
-        step("SendMessage", "bell", QueueUrl="${q.url}", MessageBody="ring \x07 bell"),
-        step("SendMessage", "ffff", QueueUrl="${q.url}", MessageBody="x\uffffy"),
+        send("bell", "ring \x07 bell"),
+        send("ffff", "x\uffffy"),
         receive("receive", MaxNumberOfMessages=10),
     ],
     queues={"q": {}},
@@ -623,45 +617,30 @@ scenario(
 scenario(
     "send-validation-errors",
     [
-        step("SendMessage", "empty-body", QueueUrl="${q.url}", MessageBody="", aws=MISSING),
-        step("SendMessage", "delay-901", QueueUrl="${q.url}", MessageBody="x", DelaySeconds=901, aws=IPV),
-        step(
-            "SendMessage",
+        send("empty-body", "", aws=MISSING),
+        send("delay-901", DelaySeconds=901, aws=IPV),
+        send(
             "bad-type",
-            QueueUrl="${q.url}",
-            MessageBody="x",
             MessageAttributes={"a": {"DataType": "Colour", "StringValue": "red"}},
             aws=IPV,
         ),
-        step(
-            "SendMessage",
+        send(
             "empty-string-value",
-            QueueUrl="${q.url}",
-            MessageBody="x",
             MessageAttributes={"a": {"DataType": "String", "StringValue": ""}},
             aws=IPV,
         ),
-        step(
-            "SendMessage",
+        send(
             "reserved-name",
-            QueueUrl="${q.url}",
-            MessageBody="x",
             MessageAttributes={"AWS.x": {"DataType": "String", "StringValue": "v"}},
             aws=IPV,
         ),
-        step(
-            "SendMessage",
+        send(
             "eleven-attributes",
-            QueueUrl="${q.url}",
-            MessageBody="x",
             MessageAttributes={f"a{i}": {"DataType": "String", "StringValue": "v"} for i in range(11)},
             aws=IPV,
         ),
-        step(
-            "SendMessage",
+        send(
             "not-a-number",
-            QueueUrl="${q.url}",
-            MessageBody="x",
             MessageAttributes={"n": {"DataType": "Number", "StringValue": "abc"}},
             aws=IPV,
         ),
@@ -673,10 +652,10 @@ scenario(
 scenario(
     "message-size-limits",
     [
-        step("SendMessage", "over-1mib", QueueUrl="${q.url}", MessageBody="x" * (1048576 + 1), aws=IPV),
-        step("SendMessage", "over-queue-max", QueueUrl="${small.url}", MessageBody="x" * 1025, aws=IPV),
-        step("SendMessage", "at-queue-max", QueueUrl="${small.url}", MessageBody="x" * 1024, aws=OK),
-        step("SendMessage", "300k-accepted", QueueUrl="${q.url}", MessageBody="y" * 300_000, aws=OK),
+        send("over-1mib", "x" * (1048576 + 1), aws=IPV),
+        send("over-queue-max", "x" * 1025, url="${small.url}", aws=IPV),
+        send("at-queue-max", "x" * 1024, url="${small.url}", aws=OK),
+        send("300k-accepted", "y" * 300_000, aws=OK),
     ],
     queues={"q": {}, "small": {"MaximumMessageSize": "1024"}},
 )
@@ -695,7 +674,7 @@ scenario(
 scenario(
     "visibility-and-receive-count",
     [
-        step("SendMessage", "send", QueueUrl="${q.url}", MessageBody="v"),
+        send("send", "v"),
         receive(
             "first",
             VisibilityTimeout=30,
@@ -751,7 +730,7 @@ scenario(
 scenario(
     "change-visibility-of-deleted-message",
     [
-        step("SendMessage", "send", QueueUrl="${q.url}", MessageBody="d"),
+        send("send", "d"),
         receive("receive", save={"rh": "Messages.0.ReceiptHandle"}),
         step("DeleteMessage", "delete", QueueUrl="${q.url}", ReceiptHandle="${rh}"),
         step(
@@ -780,11 +759,9 @@ def _selects(*names: str) -> dict:
 scenario(
     "message-attribute-names-filters",
     [
-        step(
-            "SendMessage",
+        send(
             "send",
-            QueueUrl="${q.url}",
-            MessageBody="msg",
+            "msg",
             MessageAttributes=RECORDED_ATTRS,
             aws={"body.MD5OfMessageAttributes": "4c360f3fdafd970e05fae2f149d997f5"},
         ),
@@ -1002,19 +979,17 @@ scenario(
 scenario(
     "fifo-order-and-system-attributes",
     [
-        step(
-            "SendMessage",
+        send(
             "s1",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="one",
+            "one",
+            url="${q.fifo.url}",
             MessageGroupId="g",
             MessageDeduplicationId="d1",
         ),
-        step(
-            "SendMessage",
+        send(
             "s2",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="two",
+            "two",
+            url="${q.fifo.url}",
             MessageGroupId="g",
             MessageDeduplicationId="d2",
         ),
@@ -1044,20 +1019,16 @@ scenario(
 scenario(
     "fifo-send-errors",
     [
-        step(
-            "SendMessage",
+        send(
             "no-group",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="x",
+            url="${q.fifo.url}",
             MessageDeduplicationId="d",
             aws=MISSING,
         ),
-        step("SendMessage", "no-dedup", QueueUrl="${q.fifo.url}", MessageBody="x", MessageGroupId="g", aws=IPV),
-        step(
-            "SendMessage",
+        send("no-dedup", url="${q.fifo.url}", MessageGroupId="g", aws=IPV),
+        send(
             "delay",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="x",
+            url="${q.fifo.url}",
             MessageGroupId="g",
             MessageDeduplicationId="d",
             DelaySeconds=2,
@@ -1079,13 +1050,12 @@ scenario(
 scenario(
     "fifo-deduplication",
     [
-        step("SendMessage", "first", QueueUrl="${q.fifo.url}", MessageBody="same", MessageGroupId="g"),
-        step("SendMessage", "duplicate", QueueUrl="${q.fifo.url}", MessageBody="same", MessageGroupId="g"),
-        step(
-            "SendMessage",
+        send("first", "same", url="${q.fifo.url}", MessageGroupId="g"),
+        send("duplicate", "same", url="${q.fifo.url}", MessageGroupId="g"),
+        send(
             "explicit-id",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="same",
+            "same",
+            url="${q.fifo.url}",
             MessageGroupId="g",
             MessageDeduplicationId="other",
         ),
@@ -1122,19 +1092,17 @@ scenario(
             AttributeNames=["DeduplicationScope"],
             aws={"body.Attributes.DeduplicationScope": "messageGroup"},
         ),
-        step(
-            "SendMessage",
+        send(
             "in-a",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="a",
+            "a",
+            url="${q.fifo.url}",
             MessageGroupId="a",
             MessageDeduplicationId="d",
         ),
-        step(
-            "SendMessage",
+        send(
             "same-id-in-b",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="b",
+            "b",
+            url="${q.fifo.url}",
             MessageGroupId="b",
             MessageDeduplicationId="d",
         ),
@@ -1151,21 +1119,19 @@ scenario(
 scenario(
     "fifo-deduplication-outlives-delete",
     [
-        step(
-            "SendMessage",
+        send(
             "first",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="once",
+            "once",
+            url="${q.fifo.url}",
             MessageGroupId="g",
             MessageDeduplicationId="d",
         ),
         receive("receive", QueueUrl="${q.fifo.url}", save={"rh": "Messages.0.ReceiptHandle"}),
         step("DeleteMessage", "delete", QueueUrl="${q.fifo.url}", ReceiptHandle="${rh}"),
-        step(
-            "SendMessage",
+        send(
             "again",
-            QueueUrl="${q.fifo.url}",
-            MessageBody="once",
+            "once",
+            url="${q.fifo.url}",
             MessageGroupId="g",
             MessageDeduplicationId="d",
         ),
@@ -1306,7 +1272,7 @@ scenario(
 scenario(
     "dlq-redrive-on-receive",
     [
-        step("SendMessage", "send", QueueUrl="${src.url}", MessageBody="poison", MessageAttributes=USER_ATTRS),
+        send("send", "poison", url="${src.url}", MessageAttributes=USER_ATTRS),
         receive("first", QueueUrl="${src.url}", MessageSystemAttributeNames=["ApproximateReceiveCount"]),
         receive("moved", QueueUrl="${src.url}", aws=NO_MESSAGES),
         receive(
