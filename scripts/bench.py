@@ -904,6 +904,20 @@ def print_lines(title: str, lines: list[tuple[str, str]]) -> str:
 BEFORE_US = {"send": 176.0, "batch/msg": 45.0, "recv+del/msg": 63.0}
 
 
+# Issue 17: receive cost at a million at most 1.2x that at a thousand, p99 latency at most 2x.
+# In-process, a request's p99 is judged in CPU time and in wall time: on a shared machine
+# the wall time's tail is mostly other processes; a collection a request pays for shows in both.
+LOCAL_DEPTH_TARGETS = {"receive_cpu_us": 1.2, "p99_cpu_us": 2.0, "p99_us": 2.0}
+SERVER_DEPTH_TARGETS = {"cpu_us_per_recv": 1.2, "wall_ms_p99": 2.0}
+DEPTH_WORDS = {
+    "receive_cpu_us": "receive CPU (median)",
+    "p99_cpu_us": "request p99 CPU",
+    "p99_us": "request p99 wall",
+    "cpu_us_per_recv": "receive server CPU",
+    "wall_ms_p99": "receive p99 wall",
+}
+
+
 def verdicts(local: dict, results: dict, labels: list[str], args) -> list[tuple[str, str, str]]:
     """(figure, value, "target: met / not met") for every figure the Done-whens name."""
     out = []
@@ -939,16 +953,18 @@ def verdicts(local: dict, results: dict, labels: list[str], args) -> list[tuple[
 
     depth = local.get("local_depth", {})
     for kind, _ in bench_local.KINDS:
-        for key, limit in (("receive_cpu_us", 1.2), ("p99_cpu_us", 2.0), ("p99_us", 2.0)):
+        for key, limit in LOCAL_DEPTH_TARGETS.items():
             values = {d: depth.get(f"{kind}@{d}", {}).get(key) for d in args.local_depths}
             if values:
-                depth_ratio(f"in-process {kind} {key}", values, limit)
+                depth_ratio(f"in-process {kind}: {DEPTH_WORDS[key]}", values, limit)
     first = labels[0] if labels else ""
     server_depth = [r for r in results.get("depth", {}).get(first, []) if "error" not in r]
     if server_depth:
-        for key, limit in (("cpu_us_per_recv", 1.2), ("wall_ms_p99", 2.0)):
+        for key, limit in SERVER_DEPTH_TARGETS.items():
             depth_ratio(
-                f"server {first} receive {key}", {d: server_depth[0].get(d, {}).get(key) for d in args.depths}, limit
+                f"server {first}: {DEPTH_WORDS[key]}",
+                {d: server_depth[0].get(d, {}).get(key) for d in args.depths},
+                limit,
             )
     check(
         "tracemalloc bytes per queued 256-byte message",

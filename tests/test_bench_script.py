@@ -65,9 +65,9 @@ def test_each_target_is_judged_as_the_issue_words_it():
     assert verdicts["engine triples/s, batches of 10"].endswith(": met")
     assert verdicts["engine triples/s, one at a time"].endswith(": NOT MET")
     assert verdicts["tracemalloc bytes per queued 256-byte message"].endswith(": met")  # at most 600
-    assert verdicts["in-process standard receive_cpu_us @ 1,000,000 / @ 1,000"].endswith(": NOT MET")  # 1.21x
-    assert verdicts["in-process standard p99_cpu_us @ 1,000,000 / @ 1,000"].endswith(": met")  # 2x
-    assert verdicts["in-process standard p99_us @ 1,000,000 / @ 1,000"].endswith(": met")  # 1.75x
+    assert verdicts["in-process standard: receive CPU (median) @ 1,000,000 / @ 1,000"].endswith(": NOT MET")  # 1.21x
+    assert verdicts["in-process standard: request p99 CPU @ 1,000,000 / @ 1,000"].endswith(": met")  # 2x
+    assert verdicts["in-process standard: request p99 wall @ 1,000,000 / @ 1,000"].endswith(": met")  # 1.75x
     assert verdicts["server CPU per SendMessage, emulator / floor"].endswith(": met")  # 510 / 410 = 1.24x
     assert verdicts["server emulator RSS growth after 100,000 ChangeMessageVisibility and a delete"].endswith(
         ": NOT MET"  # less than 16
