@@ -146,7 +146,10 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def depth_figure(depths: list[int], rounds: int, report=print) -> dict:
-    """{f"{kind}@{depth}": result}: one queue per kind, filled step by step."""
+    """{f"{kind}@{depth}": result}: one queue per kind, filled step by step. The smallest
+    depth is measured again at the end (the queue purged and refilled to it), as
+    f"{kind}@{depth}#again": the machine's load drifts over a minute, and the ratio to
+    the largest depth takes the mean of the two."""
     out: dict = {}
     for kind, groups in KINDS:
         app = App()
@@ -154,29 +157,38 @@ def depth_figure(depths: list[int], rounds: int, report=print) -> dict:
         attributes = {"FifoQueue": "true"} if groups else {}
         url = app.call("CreateQueue", QueueName=name, Attributes=attributes)["QueueUrl"]
         (queue,) = app.emulator.broker.all_queues()
-        in_queue = 0
-        queue.send([(engine_message(new_uuid(), 0 if groups else None), 0)])
+        _fill(queue, groups, 0, 1)
         _rounds(app, url, groups, 200, tag="warm")  # first-use costs out of the first depth's figure
         queue.delete(queue.receive(1, 600, 0)[0].receipt_handle)
-        for depth in sorted(depths):
+        steps = sorted(depths) + (sorted(depths)[:1] if len(depths) > 1 else [])
+        in_queue = 0
+        for step, depth in enumerate(steps):
+            key = f"{kind}@{depth}" if step < len(depths) else f"{kind}@{depth}#again"
+            if depth < in_queue:
+                queue.purge()
+                in_queue = 0
             started = time.perf_counter()
-            for start in range(in_queue, depth, 10):
-                stop = min(start + 10, depth)
-                batch = [(engine_message(new_uuid(), i % groups if groups else None), 0) for i in range(start, stop)]
-                queue.send(batch)
+            _fill(queue, groups, in_queue, depth)
             in_queue = depth
             fill_s = time.perf_counter() - started
-            result = _rounds(app, url, groups, rounds, tag=str(depth))
+            result = _rounds(app, url, groups, rounds, tag=key)
             result["fill_s"] = fill_s
-            out[f"{kind}@{depth}"] = result
+            out[key] = result
             report(
-                f"  local_depth    {kind}@{depth:,}: {result['receive_cpu_us']:.1f} us CPU per receive (median), "
+                f"  local_depth    {key}: {result['receive_cpu_us']:.1f} us CPU per receive (median), "
                 f"p99 {result['p99_cpu_us']:.0f} us CPU, {result['p99_us']:.0f} us wall, fill {fill_s:.1f} s"
             )
         app.close()
         del app, queue
         gc.collect()
     return out
+
+
+def _fill(queue, groups: int, start: int, stop: int) -> None:
+    """Messages start..stop through the engine's send, 10 a call (FIFO: spread over the groups)."""
+    for first in range(start, stop, 10):
+        last = min(first + 10, stop)
+        queue.send([(engine_message(new_uuid(), i % groups if groups else None), 0) for i in range(first, last)])
 
 
 def _rounds(app: App, url: str, groups: int, rounds: int, tag: str) -> dict:
