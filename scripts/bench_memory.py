@@ -23,6 +23,7 @@ import tracemalloc
 
 from werkzeug.test import Client
 
+from emulator.api.ids import new_uuid
 from emulator.engine.message import Message
 from emulator.server.build import Options, build
 
@@ -95,8 +96,8 @@ def latency(depths: list[int], calls: int) -> None:
         (queue,) = app.emulator.broker.all_queues()
         full = FullCollections()
         fill = []
-        for start in range(0, depth, 10):
-            batch = [(Message(f"m{i}", BODY, {}, {}, "0" * 32, None, "bench"), 0) for i in range(start, start + 10)]
+        for _ in range(0, depth, 10):
+            batch = [(Message(new_uuid(), BODY, {}, {}, "0" * 32, None, "bench"), 0) for _ in range(10)]
             began = time.perf_counter()
             queue.send(batch)
             fill.append(time.perf_counter() - began)

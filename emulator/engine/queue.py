@@ -172,9 +172,9 @@ class Queue(QueueConfig):
     def delete(self, receipt_handle: str) -> None:
         """Delete the message this handle received, as the queue's receipt policy allows.
         A gone message deletes nothing and succeeds, as on AWS."""
-        message_id, nonce = receipts.decode(receipt_handle)
+        seq, message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._states.handle_target(message_id, nonce)
+            message, latest = self._states.handle_target(seq, message_id, nonce)
             if message is None:
                 return
             if self._receipts.may_delete(receipt_handle, latest, message.state is State.INFLIGHT):
@@ -185,9 +185,9 @@ class Queue(QueueConfig):
                 self.stats.deleted += 1
 
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
-        message_id, nonce = receipts.decode(receipt_handle)
+        seq, message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._states.handle_target(message_id, nonce)
+            message, latest = self._states.handle_target(seq, message_id, nonce)
             if message is None:
                 raise receipts.not_available(receipt_handle)
             self._receipts.may_change(receipt_handle, latest, message.state is State.INFLIGHT)

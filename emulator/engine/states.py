@@ -20,7 +20,7 @@ from collections.abc import Callable, Generator, Iterable
 from emulator.engine import receipts
 from emulator.engine.clock import Clock
 from emulator.engine.journal import Journal
-from emulator.engine.message import Delivery, Message, State
+from emulator.engine.message import Delivery, DeliveryFields, Message, State
 from emulator.engine.ready_order import ReadyOrder
 from emulator.engine.retention import Arrivals
 from emulator.engine.scheduler import Scheduler
@@ -79,11 +79,12 @@ class MessageStates:
         """A picked message neither delivered nor moved goes back in line (it stayed VISIBLE)."""
         self._ready.add(message)
 
-    def handle_target(self, message_id: str, nonce: str) -> tuple[Message | None, bool]:
-        """The message a decoded receipt handle names, and whether the handle is its
-        latest; counts a handle whose receive is over or whose message is gone."""
-        message = self.arrivals.get(message_id)
-        if message is None:  # deleted or expired since: the handle is stale too
+    def handle_target(self, seq: int, message_id: bytes, nonce: int) -> tuple[Message | None, bool]:
+        """The message a decoded receipt handle names (receipts.decode), and whether the
+        handle is its latest; counts a handle whose receive is over or whose message is gone."""
+        message = self.arrivals.get(seq)
+        if message is None or not message.key.startswith(message_id):
+            # Deleted or expired since (the handle is stale too), or another queue's handle.
             self._stats.stale_receipts += 1
             return None, False
         latest = message.nonce == nonce
@@ -134,15 +135,18 @@ class MessageStates:
         """A picked message goes in flight: a fresh receipt handle, its receive counted."""
         self.move(message, State.INFLIGHT)
         self._ready.taken(message)
-        message.receive_count += 1
-        if message.first_receive_at is None:
-            message.first_receive_at = now
-        message.nonce = receipts.new_nonce()
-        message.received_at = now
+        fields = message.delivery_fields
+        if fields is None:
+            fields = message.delivery_fields = DeliveryFields()
+        fields.receive_count += 1
+        if fields.first_receive_at is None:
+            fields.first_receive_at = now
+        fields.nonce = nonce = receipts.new_nonce()
+        fields.received_at = now
         self.arm_visibility(message, now + visibility_timeout)
         self._stats.received += 1
-        handle = receipts.encode(message.id, message.nonce)
-        return Delivery(message, handle, message.receive_count, message.first_receive_at)
+        handle = receipts.encode(message.seq, message.key, nonce)
+        return Delivery(message, handle, fields.receive_count, fields.first_receive_at)
 
     def arm_visibility(self, message: Message, deadline: float) -> None:
         message.due = deadline
