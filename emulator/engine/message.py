@@ -3,8 +3,6 @@
 import enum
 from typing import Any, NamedTuple
 
-from emulator.engine.scheduler import Timer
-
 
 class _Empty(dict):
     """Read-only and empty; still a dict, so every reader and encoder takes it as one."""
@@ -36,15 +34,16 @@ class DeliveryFields:
     """What receives (and a delay) set on a message: made at its first receive or delay,
     so a message that waits in its queue never received holds none of it."""
 
-    __slots__ = ("due", "first_receive_at", "nonce", "receive_count", "received_at", "timer")
+    __slots__ = ("due", "entry", "first_receive_at", "nonce", "receive_count", "received_at")
 
     def __init__(self):
         self.receive_count = 0
         self.first_receive_at: float | None = None
         self.nonce: int | None = None  # of the latest receive; a receipt handle must carry it
         self.received_at = 0.0  # start of the latest receive, for the 12-hour visibility cap
-        self.due: float | None = None  # in flight: when its visibility ends; delayed: when its delay does
-        self.timer: Timer | None = None  # the armed delay or visibility timer, cancelled when it no longer holds
+        # While in flight: when its visibility ends; while delayed: when its delay does; else None.
+        self.due: float | None = None
+        self.entry: list | None = None  # the deadline's entry in its queue's Deadlines (deadlines.py)
 
 
 class RareFields:
@@ -87,18 +86,18 @@ class Message:
     """Fields set at send never change; the delivery fields change under the queue's lock.
 
     Kept small, since a queue may hold millions: the id (always a lower-case UUID)
-    and the MD5 of the body share one bytes object of 32 bytes, both shown as text
-    when read; the delivery fields and the rare ones live in parts a message gets
+    and the MD5 of the body share one bytes object of 32 bytes, `key` (a receipt
+    handle carries its first 16), both shown as text when read; the delivery fields and the rare ones live in parts a message gets
     only when it needs them (DeliveryFields, RareFields), read through properties
     so that every reader sees plain fields.
     """
 
     __slots__ = (
-        "_key",
         "attributes",
         "body",
         "delivery_fields",
         "group_id",
+        "key",
         "rare_fields",
         "sender_id",
         "sent_at",
@@ -119,8 +118,8 @@ class Message:
         dedup_id: str | None = None,
     ):
         # The id's 16 bytes, then the body digest's 16: 65 bytes where their text takes 134.
-        self._key = bytes.fromhex(message_id.replace("-", "") + md5_of_body)
-        if len(self._key) != 32 or len(message_id) != 36:
+        self.key = bytes.fromhex(message_id.replace("-", "") + md5_of_body)
+        if len(self.key) != 32 or len(message_id) != 36:
             raise ValueError(f"not a UUID and an MD5 digest: {message_id!r}, {md5_of_body!r}")
         self.body = body
         self.attributes = attributes or NO_ATTRIBUTES
@@ -142,7 +141,6 @@ class Message:
     nonce = _kept_in("delivery_fields", "nonce")
     received_at = _kept_in("delivery_fields", "received_at")
     due = _kept_in("delivery_fields", "due")
-    timer = _kept_in("delivery_fields", "timer")
     system_attributes = _kept_in("rare_fields", "system_attributes")
     dedup_id = _kept_in("rare_fields", "dedup_id")
     sequence_number = _kept_in("rare_fields", "sequence_number")
@@ -150,17 +148,12 @@ class Message:
 
     @property
     def id(self) -> str:
-        digits = self._key.hex()
+        digits = self.key.hex()
         return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:32]}"
 
     @property
-    def key(self) -> bytes:
-        """The id's 16 bytes followed by the body digest's 16: a receipt handle carries the first 16."""
-        return self._key
-
-    @property
     def md5_of_body(self) -> str:
-        return self._key[16:].hex()
+        return self.key[16:].hex()
 
     @property
     def md5_of_attributes(self) -> str | None:

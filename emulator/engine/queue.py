@@ -96,7 +96,8 @@ class Queue(QueueConfig):
             self.stats.delayed_visibilities += 1
         self._enqueue(message, now, delay)
         self.stats.sent += 1
-        return Sent(message.id, message.sequence_number)
+        rare = message.rare_fields  # a FIFO message's sequence number
+        return Sent(message.id, None if rare is None else rare.sequence_number)
 
     def receive(
         self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None
@@ -124,9 +125,13 @@ class Queue(QueueConfig):
         """Wait up to wait_seconds until a receive would get a message, the queue is
         deleted, or answered(). Called with the lock held; the wait releases it.
         The clock bounds the wait (clock.py: on the manual clock, in real time too)."""
-        self._clock.wait_for(
-            self._message_visible, lambda: self._states.available() or self.deleted or answered(), wait_seconds
-        )
+        self._states.waiting += 1
+        try:
+            self._clock.wait_for(
+                self._message_visible, lambda: self._states.available() or self.deleted or answered(), wait_seconds
+            )
+        finally:
+            self._states.waiting -= 1
 
     def _receive_now(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
         if self._states.count(State.INFLIGHT) >= limits.MAX_INFLIGHT:
@@ -139,12 +144,16 @@ class Queue(QueueConfig):
 
     def _take(self, max_messages: int, visibility_timeout: int) -> list[Delivery]:
         now = self._clock.now()
-        deliveries = []
+        deliveries: list[Delivery] = []
         held_back = None
+        redrive = self.redrive
+        # Only deliveries take room in flight (a dead-letter move takes none).
+        room = min(max_messages, limits.MAX_INFLIGHT - self._states.count(State.INFLIGHT))
+        deliver = self._states.deliver
         picks = self._states.pick()
         try:
             for message in picks:
-                if self.redrive and message.receive_count >= self.redrive.max_receive_count:
+                if redrive and message.receive_count >= redrive.max_receive_count:
                     outcome = self._dead_letter(message, now)
                     if outcome is Transfer.MOVED:
                         continue
@@ -153,20 +162,21 @@ class Queue(QueueConfig):
                         held_back = message
                         break
                     # No dead-letter queue to move to: deliver it as usual.
-                deliveries.append(self._states.deliver(message, now, visibility_timeout))
-                if len(deliveries) >= max_messages or self._states.count(State.INFLIGHT) >= limits.MAX_INFLIGHT:
+                deliveries.append(deliver(message, now, visibility_timeout))
+                if len(deliveries) >= room:
                     break
         finally:
             picks.close()
         if held_back is not None:
             self._states.put_back_picked(held_back)
-        for delivery in deliveries:
-            if visibility_timeout == 0:
-                self._states.end_inflight(delivery.message)
-            elif self.faults and self.faults.duplicate():
-                # Injected: receivable again at once, while this consumer still holds it.
-                self.stats.duplicate_deliveries += 1
-                self._states.end_inflight(delivery.message)
+        if visibility_timeout == 0 or self.faults:
+            for delivery in deliveries:
+                if visibility_timeout == 0:
+                    self._states.end_inflight(delivery.message)
+                elif self.faults and self.faults.duplicate():
+                    # Injected: receivable again at once, while this consumer still holds it.
+                    self.stats.duplicate_deliveries += 1
+                    self._states.end_inflight(delivery.message)
         return deliveries
 
     def delete(self, receipt_handle: str) -> None:

@@ -112,9 +112,15 @@ class Arrivals:
 
     def remove(self, message: Message) -> None:
         del self._by_seq[message.seq]
-        self._order[bisect_left(self._seqs, message.seq, self._head)] = None
-        while self._head < len(self._order) and self._order[self._head] is None:
-            self._head += 1
+        order = self._order
+        slot = bisect_left(self._seqs, message.seq, self._head)
+        order[slot] = None
+        if slot == self._head:  # the first left: the next that is not a hole is first now
+            end = len(order)
+            slot += 1
+            while slot < end and order[slot] is None:
+                slot += 1
+            self._head = slot
         if self._slots.departed():
             self._compact()
 
