@@ -8,9 +8,9 @@ from the attributes (attributes.py). Time-driven transitions are callbacks on
 the shared scheduler. The long-poll condition notifies on every transition to
 visible.
 
-A move into another queue (a dead letter, a move task; transfers.py) is the
-target queue's accept_move, which holds both locks, so the message is never in
-both queues or in neither.
+A move into another queue (a dead letter, a move task) is the target queue's
+accept_move, which holds both locks, so the message is never in both queues or
+in neither; a queue's part in moves is its base class, QueueTransfers (transfers.py).
 """
 
 import threading
@@ -23,15 +23,14 @@ from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Delivery, Message, Sent, State
-from emulator.engine.queue_config import QueueConfig
 from emulator.engine.scheduler import Scheduler
 from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
-from emulator.engine.transfers import TRANSFER_WAIT, Transfer, move_out, transfer
+from emulator.engine.transfers import QueueTransfers, Transfer
 from emulator.errors import SqsError, invalid_parameter
 
 
-class Queue(QueueConfig):
+class Queue(QueueTransfers):
     """Subclasses set ``kind`` and provide ``_new_order()``; see standard.py and fifo.py."""
 
     kind = ""
@@ -255,47 +254,6 @@ class Queue(QueueConfig):
         with self._lock:
             self._messages.count_from(seq)
             return self._states.restore(messages, self._clock.now(), self.retention_period)
-
-    # -- moves between queues ---------------------------------------------------
-
-    def move_out(self, limit: int, destination: Callable[[Message], "Queue | None"]) -> tuple[int, bool]:
-        """Move up to `limit` visible messages, in the order a receive would take
-        them, each as a new message into destination(message). Returns (moved,
-        failed): failed when a message has no destination queue."""
-        if limit <= 0:
-            return 0, False
-        with self._lock:
-            return move_out(self._states, self._clock.now(), limit, destination)
-
-    def _dead_letter(self, message: Message, now: float) -> Transfer:
-        """Move a picked message that reached maxReceiveCount."""
-        target = self._find_queue(self.redrive.target_arn)
-        if target is None or target is self:
-            return Transfer.NO_TARGET
-        outcome = transfer(self._states, message, target, *self._dead_letter_copy(message, now))
-        if outcome is Transfer.MOVED:
-            self.stats.dead_lettered += 1
-        return outcome
-
-    def _dead_letter_copy(self, message: Message, now: float) -> tuple[Message, float]:
-        """The message as the dead-letter queue takes it, and its enqueue time there.
-        A standard queue keeps the original, so retention counts from the first send."""
-        return message.dead_lettered(self.arn), message.sent_at
-
-    def accept_move(self, message: Message, sent_at: float, remove_original: Callable[[], None]) -> Transfer:
-        """Take a message another queue moves here; the caller holds that queue's lock.
-        remove_original() takes it out there while both locks are held, so it is never
-        in both queues or in neither. Waits at most TRANSFER_WAIT for this queue's lock (transfers.py)."""
-        if not self._lock.acquire(timeout=TRANSFER_WAIT):
-            return Transfer.BUSY
-        try:
-            if self.deleted:
-                return Transfer.NO_TARGET
-            remove_original()
-            self._enqueue(message, sent_at, 0)
-            return Transfer.MOVED
-        finally:
-            self._lock.release()
 
     # -- caller holds the lock ------------------------------------------------
 
