@@ -64,8 +64,10 @@ class Deadlines:
         """The message no longer waits for its deadline (it left, or is visible again)."""
         fields = message.delivery_fields
         if fields is not None and fields.entry is not None:
-            self._let_go(fields)
+            fields.entry[-1] = None
             fields.entry = fields.due = None
+            if self._entries.departed():
+                self._compact()
 
     def _let_go(self, fields: DeliveryFields) -> None:
         fields.entry[-1] = None  # type: ignore[index]

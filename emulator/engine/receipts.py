@@ -14,6 +14,8 @@ What a stale or expired handle may do is a policy, one per queue:
 """
 
 import struct
+from collections.abc import Callable
+from functools import partial
 from random import getrandbits
 
 from emulator.errors import SqsError, invalid_parameter
@@ -28,10 +30,9 @@ _HANDLE = struct.Struct(">Q16sQ")
 _HANDLE_LENGTH = 2 * _HANDLE.size
 
 
-def new_nonce() -> int:
-    """A receive's nonce: random, so that no two receives of a message share one (an
-    earlier handle is told from the latest by it) and a handle cannot be made up from an id."""
-    return getrandbits(64)
+# A receive's nonce: random, so that no two receives of a message share one (an earlier
+# handle is told from the latest by it) and a handle cannot be made up from an id.
+new_nonce: Callable[[], int] = partial(getrandbits, 64)
 
 
 def encode(seq: int, key: bytes, nonce: int) -> str:

@@ -147,7 +147,8 @@ class MessageStates:
             fields.first_receive_at = now
         fields.nonce = nonce = receipts.new_nonce()
         fields.received_at = now
-        self.arm_visibility(message, now + visibility_timeout)
+        self._deadlines.set(message, now + visibility_timeout)
+        self._journal.message_changed(self._queue, message)
         self._stats.received += 1
         handle = receipts.encode(message.seq, message.key, nonce)
         return Delivery(message, handle, fields.receive_count, fields.first_receive_at)
@@ -172,8 +173,8 @@ class MessageStates:
         self._journal.message_removed(self._queue, message)
         if was is State.VISIBLE and not picked:  # a picked one has no entry left in the order
             self._ready.discard(message)
-        elif was is State.INFLIGHT:
-            self._release(message)
+        elif was is State.INFLIGHT and self._ready.released(message) and self.waiting:
+            self._message_visible.notify()  # a FIFO group it held may be ready now
 
     def drop_all(self) -> None:
         """Every message leaves at once (a purge, or the queue was deleted)."""
