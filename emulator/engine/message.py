@@ -87,9 +87,10 @@ class Message:
 
     Kept small, since a queue may hold millions: the id (always a lower-case UUID)
     and the MD5 of the body share one bytes object of 32 bytes, `key` (a receipt
-    handle carries its first 16), both shown as text when read; the delivery fields and the rare ones live in parts a message gets
-    only when it needs them (DeliveryFields, RareFields), read through properties
-    so that every reader sees plain fields.
+    handle carries its first 16), both shown as text when read; the delivery
+    fields and the rare ones live in parts a message gets only when it needs them
+    (DeliveryFields, RareFields), read through properties so that every reader
+    sees plain fields. Only the queue's Deadlines sets `due` on a queued message.
     """
 
     __slots__ = (
