@@ -42,6 +42,12 @@ def counts(queue) -> tuple[int, int, int]:
     )
 
 
+def handle_message_id(handle: str) -> str:
+    """The id (as text) of the message a receipt handle names."""
+    _, message_id, _ = receipts.decode(handle)
+    return str(uuid.UUID(bytes=message_id))
+
+
 def error_name(call, *args) -> str:
     with pytest.raises(SqsError) as info:
         call(*args)
@@ -55,11 +61,11 @@ def assert_change_visibility_on_visible_changes_nothing(queue, handle, timeout=1
     test_change_message_visibility_after_visibility_timeout_expiration): the
     message stays visible and the counters unchanged.
     """
-    message_id, _ = receipts.decode(handle)
+    seq, _, _ = receipts.decode(handle)
     before = counts(queue)
     queue.change_visibility(handle, timeout)
     assert counts(queue) == before
-    assert queue._messages[message_id].state is State.VISIBLE
+    assert queue._messages[seq].state is State.VISIBLE
 
 
 def wait_for_long_poll(queue, waiters: int = 1, timeout: float = 2.0) -> None:

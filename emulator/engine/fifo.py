@@ -60,6 +60,11 @@ def _scattered(n: int) -> int:
     return n ^ (n >> 29)
 
 
+def _armed(message: Message) -> list | None:
+    """The entry of a message's deadline (deadlines.py): another one means its visibility was set again."""
+    return None if message.delivery_fields is None else message.delivery_fields.entry
+
+
 class _Group:
     __slots__ = ("inflight", "queued", "visible")
 
@@ -254,15 +259,15 @@ class FifoQueue(Queue):
                 return self._replay(attempt_id, visibility_timeout)
             deliveries = self._receive_now(max_messages, visibility_timeout, wait_seconds)
             if deliveries:
-                self._attempts.put(attempt_id, [(d, d.message.nonce, d.message.timer) for d in deliveries])
+                self._attempts.put(attempt_id, [(d, d.message.nonce, _armed(d.message)) for d in deliveries])
                 self._message_visible.notify_all()  # wakes a retry waiting with the same id
             return deliveries
 
     def _replay(self, attempt_id: str, visibility_timeout: int) -> list[Delivery]:
         attempt = self._attempts.get(attempt_id)
         unchanged = all(
-            d.message.state is State.INFLIGHT and d.message.nonce == nonce and d.message.timer is timer
-            for d, nonce, timer in attempt
+            d.message.state is State.INFLIGHT and d.message.nonce == nonce and _armed(d.message) is armed
+            for d, nonce, armed in attempt
         )
         if not unchanged:
             # AWS's answer to a reused id whose messages were deleted or had their visibility changed.
@@ -276,7 +281,7 @@ class FifoQueue(Queue):
                 self._states.end_inflight(delivery.message)
             else:
                 self._states.arm_visibility(delivery.message, now + visibility_timeout)
-        attempt[:] = [(d, d.message.nonce, d.message.timer) for d, _, _ in attempt]  # the window does not restart
+        attempt[:] = [(d, d.message.nonce, _armed(d.message)) for d, _, _ in attempt]  # the window does not restart
         return [delivery for delivery, _, _ in attempt]
 
     # -- dead letters and purges -----------------------------------------------

@@ -3,8 +3,6 @@
 import enum
 from typing import Any, NamedTuple
 
-from emulator.engine.scheduler import Timer
-
 
 class _Empty(dict):
     """Read-only and empty; still a dict, so every reader and encoder takes it as one."""
@@ -32,30 +30,80 @@ class State(enum.Enum):
     __hash__ = object.__hash__
 
 
+class DeliveryFields:
+    """What receives (and a delay) set on a message: made at its first receive or delay,
+    so a message that waits in its queue never received holds none of it."""
+
+    __slots__ = ("due", "entry", "first_receive_at", "nonce", "receive_count", "received_at")
+
+    def __init__(self):
+        self.receive_count = 0
+        self.first_receive_at: float | None = None
+        self.nonce: int | None = None  # of the latest receive; a receipt handle must carry it
+        self.received_at = 0.0  # start of the latest receive, for the 12-hour visibility cap
+        # While in flight: when its visibility ends; while delayed: when its delay does; else None.
+        self.due: float | None = None
+        self.entry: list | None = None  # the deadline's entry in its queue's Deadlines (deadlines.py)
+
+
+class RareFields:
+    """What only some messages carry: FIFO messages, dead letters, messages with attributes."""
+
+    __slots__ = ("attributes_md5", "dead_letter_source", "dedup_id", "sequence_number", "system_attributes")
+
+    def __init__(self):
+        self.attributes_md5: bytes | None = None  # of the message attributes, when there are any
+        self.system_attributes: dict[str, dict[str, Any]] = NO_ATTRIBUTES
+        self.dedup_id: str | None = None  # FIFO: explicit, or the SHA-256 of the body
+        self.sequence_number: str | None = None  # FIFO: set by the queue when it takes the message
+        self.dead_letter_source: str | None = None  # ARN of the queue it was dead-lettered from
+
+
+_DEFAULTS = {"delivery_fields": DeliveryFields(), "rare_fields": RareFields()}
+
+
+def _kept_in(part: str, name: str) -> Any:
+    """A message field kept in one of its parts: read as the part's default while it has none,
+    and the part is made when the field is first set."""
+    default = getattr(_DEFAULTS[part], name)
+    part_type = type(_DEFAULTS[part])
+
+    def read(message: "Message") -> Any:
+        fields = getattr(message, part)
+        return default if fields is None else getattr(fields, name)
+
+    def write(message: "Message", value: Any) -> None:
+        fields = getattr(message, part)
+        if fields is None:
+            fields = part_type()
+            setattr(message, part, fields)
+        setattr(fields, name, value)
+
+    return property(read, write, doc=f"{part}.{name}")
+
+
 class Message:
-    """Fields set at send never change; the delivery fields change under the queue's lock."""
+    """Fields set at send never change; the delivery fields change under the queue's lock.
+
+    Kept small, since a queue may hold millions: the id (always a lower-case UUID)
+    and the MD5 of the body share one bytes object of 32 bytes, `key` (a receipt
+    handle carries its first 16), both shown as text when read; the delivery
+    fields and the rare ones live in parts a message gets only when it needs them
+    (DeliveryFields, RareFields), read through properties so that every reader
+    sees plain fields. Only the queue's Deadlines sets `due` on a queued message.
+    """
 
     __slots__ = (
-        "_attributes_md5",
-        "_body_md5",
         "attributes",
         "body",
-        "dead_letter_source",
-        "dedup_id",
-        "due",
-        "first_receive_at",
+        "delivery_fields",
         "group_id",
-        "id",
-        "nonce",
-        "receive_count",
-        "received_at",
+        "key",
+        "rare_fields",
         "sender_id",
         "sent_at",
         "seq",
-        "sequence_number",
         "state",
-        "system_attributes",
-        "timer",
     )
 
     def __init__(
@@ -70,35 +118,48 @@ class Message:
         group_id: str | None = None,
         dedup_id: str | None = None,
     ):
-        self.id = message_id
+        # The id's 16 bytes, then the body digest's 16: 65 bytes where their text takes 134.
+        self.key = bytes.fromhex(message_id.replace("-", "") + md5_of_body)
+        if len(self.key) != 32 or len(message_id) != 36:
+            raise ValueError(f"not a UUID and an MD5 digest: {message_id!r}, {md5_of_body!r}")
         self.body = body
         self.attributes = attributes or NO_ATTRIBUTES
-        self.system_attributes = system_attributes or NO_ATTRIBUTES
-        # Kept as their 16 bytes (49 bytes an object, where 32 hex digits take 81).
-        self._body_md5 = bytes.fromhex(md5_of_body)
-        self._attributes_md5 = None if md5_of_attributes is None else bytes.fromhex(md5_of_attributes)
         self.group_id = group_id  # on a standard queue: a fair-queue tenant
-        self.dedup_id = dedup_id  # FIFO: explicit, or the SHA-256 of the body
-        self.sequence_number: str | None = None  # FIFO: set by the queue when it takes the message
         self.seq = 0  # arrival order in its queue: visible messages are served oldest first by it
         self.sent_at = 0.0  # set by the queue when it takes the message
         self.sender_id = sender_id
         self.state = State.VISIBLE
-        self.receive_count = 0
-        self.first_receive_at: float | None = None
-        self.nonce: str | None = None  # of the latest receive; a receipt handle must carry it
-        self.received_at = 0.0  # start of the latest receive, for the 12-hour visibility cap
-        self.due: float | None = None  # in flight: when its visibility ends; delayed: when its delay does
-        self.timer: Timer | None = None  # the armed delay or visibility timer, cancelled when it no longer holds
-        self.dead_letter_source: str | None = None  # ARN of the queue it was dead-lettered from
+        self.delivery_fields: DeliveryFields | None = None
+        self.rare_fields: RareFields | None = None
+        if system_attributes or dedup_id is not None or md5_of_attributes is not None:
+            rare = self.rare_fields = RareFields()
+            rare.system_attributes = system_attributes or NO_ATTRIBUTES
+            rare.dedup_id = dedup_id
+            rare.attributes_md5 = None if md5_of_attributes is None else bytes.fromhex(md5_of_attributes)
+
+    receive_count = _kept_in("delivery_fields", "receive_count")
+    first_receive_at = _kept_in("delivery_fields", "first_receive_at")
+    nonce = _kept_in("delivery_fields", "nonce")
+    received_at = _kept_in("delivery_fields", "received_at")
+    due = _kept_in("delivery_fields", "due")
+    system_attributes = _kept_in("rare_fields", "system_attributes")
+    dedup_id = _kept_in("rare_fields", "dedup_id")
+    sequence_number = _kept_in("rare_fields", "sequence_number")
+    dead_letter_source = _kept_in("rare_fields", "dead_letter_source")
+
+    @property
+    def id(self) -> str:
+        digits = self.key.hex()
+        return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:32]}"
 
     @property
     def md5_of_body(self) -> str:
-        return self._body_md5.hex()
+        return self.key[16:].hex()
 
     @property
     def md5_of_attributes(self) -> str | None:
-        return None if self._attributes_md5 is None else self._attributes_md5.hex()
+        rare = self.rare_fields
+        return None if rare is None or rare.attributes_md5 is None else rare.attributes_md5.hex()
 
     def _copy(self, message_id: str) -> "Message":
         return Message(

@@ -43,13 +43,14 @@ class NoisyTenants:
 
     def processed(self, tenant: str | None, started: float, now: float) -> None:
         """A message of `tenant` left the in-flight state: its processing time counts."""
-        seconds = max(0.0, now - started)
+        seconds = now - started if now > started else 0.0
         second = int(now)
-        if not self._buckets or self._buckets[-1][0] != second:
-            self._buckets.append((second, {}))
-        bucket = self._buckets[-1][1]
+        buckets, processing = self._buckets, self._processing
+        if not buckets or buckets[-1][0] != second:
+            buckets.append((second, {}))
+        bucket = buckets[-1][1]
         bucket[tenant] = bucket.get(tenant, 0.0) + seconds
-        self._processing[tenant] = self._processing.get(tenant, 0.0) + seconds
+        processing[tenant] = processing.get(tenant, 0.0) + seconds
         self._total += seconds
 
     def advance(self, now: float) -> None:

@@ -8,9 +8,9 @@ from the attributes (attributes.py). Time-driven transitions are callbacks on
 the shared scheduler. The long-poll condition notifies on every transition to
 visible.
 
-A move into another queue (a dead letter, a move task; transfers.py) is the
-target queue's accept_move, which holds both locks, so the message is never in
-both queues or in neither.
+A move into another queue (a dead letter, a move task) is the target queue's
+accept_move, which holds both locks, so the message is never in both queues or
+in neither; a queue's part in moves is its base class, QueueTransfers (transfers.py).
 """
 
 import threading
@@ -23,15 +23,14 @@ from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import Delivery, Message, Sent, State
-from emulator.engine.queue_config import QueueConfig
 from emulator.engine.scheduler import Scheduler
 from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
-from emulator.engine.transfers import TRANSFER_WAIT, Transfer, move_out, transfer
+from emulator.engine.transfers import QueueTransfers, Transfer
 from emulator.errors import SqsError, invalid_parameter
 
 
-class Queue(QueueConfig):
+class Queue(QueueTransfers):
     """Subclasses set ``kind`` and provide ``_new_order()``; see standard.py and fifo.py."""
 
     kind = ""
@@ -96,7 +95,8 @@ class Queue(QueueConfig):
             self.stats.delayed_visibilities += 1
         self._enqueue(message, now, delay)
         self.stats.sent += 1
-        return Sent(message.id, message.sequence_number)
+        rare = message.rare_fields  # a FIFO message's sequence number
+        return Sent(message.id, None if rare is None else rare.sequence_number)
 
     def receive(
         self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None
@@ -124,9 +124,13 @@ class Queue(QueueConfig):
         """Wait up to wait_seconds until a receive would get a message, the queue is
         deleted, or answered(). Called with the lock held; the wait releases it.
         The clock bounds the wait (clock.py: on the manual clock, in real time too)."""
-        self._clock.wait_for(
-            self._message_visible, lambda: self._states.available() or self.deleted or answered(), wait_seconds
-        )
+        self._states.waiting += 1
+        try:
+            self._clock.wait_for(
+                self._message_visible, lambda: self._states.available() or self.deleted or answered(), wait_seconds
+            )
+        finally:
+            self._states.waiting -= 1
 
     def _receive_now(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
         if self._states.count(State.INFLIGHT) >= limits.MAX_INFLIGHT:
@@ -139,12 +143,16 @@ class Queue(QueueConfig):
 
     def _take(self, max_messages: int, visibility_timeout: int) -> list[Delivery]:
         now = self._clock.now()
-        deliveries = []
+        deliveries: list[Delivery] = []
         held_back = None
+        redrive = self.redrive
+        # Only deliveries take room in flight (a dead-letter move takes none).
+        room = min(max_messages, limits.MAX_INFLIGHT - self._states.count(State.INFLIGHT))
+        deliver = self._states.deliver
         picks = self._states.pick()
         try:
             for message in picks:
-                if self.redrive and message.receive_count >= self.redrive.max_receive_count:
+                if redrive and message.receive_count >= redrive.max_receive_count:
                     outcome = self._dead_letter(message, now)
                     if outcome is Transfer.MOVED:
                         continue
@@ -153,28 +161,29 @@ class Queue(QueueConfig):
                         held_back = message
                         break
                     # No dead-letter queue to move to: deliver it as usual.
-                deliveries.append(self._states.deliver(message, now, visibility_timeout))
-                if len(deliveries) >= max_messages or self._states.count(State.INFLIGHT) >= limits.MAX_INFLIGHT:
+                deliveries.append(deliver(message, now, visibility_timeout))
+                if len(deliveries) >= room:
                     break
         finally:
             picks.close()
         if held_back is not None:
             self._states.put_back_picked(held_back)
-        for delivery in deliveries:
-            if visibility_timeout == 0:
-                self._states.end_inflight(delivery.message)
-            elif self.faults and self.faults.duplicate():
-                # Injected: receivable again at once, while this consumer still holds it.
-                self.stats.duplicate_deliveries += 1
-                self._states.end_inflight(delivery.message)
+        if visibility_timeout == 0 or self.faults:
+            for delivery in deliveries:
+                if visibility_timeout == 0:
+                    self._states.end_inflight(delivery.message)
+                elif self.faults and self.faults.duplicate():
+                    # Injected: receivable again at once, while this consumer still holds it.
+                    self.stats.duplicate_deliveries += 1
+                    self._states.end_inflight(delivery.message)
         return deliveries
 
     def delete(self, receipt_handle: str) -> None:
         """Delete the message this handle received, as the queue's receipt policy allows.
         A gone message deletes nothing and succeeds, as on AWS."""
-        message_id, nonce = receipts.decode(receipt_handle)
+        seq, message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._states.handle_target(message_id, nonce)
+            message, latest = self._states.handle_target(seq, message_id, nonce)
             if message is None:
                 return
             if self._receipts.may_delete(receipt_handle, latest, message.state is State.INFLIGHT):
@@ -185,9 +194,9 @@ class Queue(QueueConfig):
                 self.stats.deleted += 1
 
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
-        message_id, nonce = receipts.decode(receipt_handle)
+        seq, message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._states.handle_target(message_id, nonce)
+            message, latest = self._states.handle_target(seq, message_id, nonce)
             if message is None:
                 raise receipts.not_available(receipt_handle)
             self._receipts.may_change(receipt_handle, latest, message.state is State.INFLIGHT)
@@ -245,47 +254,6 @@ class Queue(QueueConfig):
         with self._lock:
             self._messages.count_from(seq)
             return self._states.restore(messages, self._clock.now(), self.retention_period)
-
-    # -- moves between queues ---------------------------------------------------
-
-    def move_out(self, limit: int, destination: Callable[[Message], "Queue | None"]) -> tuple[int, bool]:
-        """Move up to `limit` visible messages, in the order a receive would take
-        them, each as a new message into destination(message). Returns (moved,
-        failed): failed when a message has no destination queue."""
-        if limit <= 0:
-            return 0, False
-        with self._lock:
-            return move_out(self._states, self._clock.now(), limit, destination)
-
-    def _dead_letter(self, message: Message, now: float) -> Transfer:
-        """Move a picked message that reached maxReceiveCount."""
-        target = self._find_queue(self.redrive.target_arn)
-        if target is None or target is self:
-            return Transfer.NO_TARGET
-        outcome = transfer(self._states, message, target, *self._dead_letter_copy(message, now))
-        if outcome is Transfer.MOVED:
-            self.stats.dead_lettered += 1
-        return outcome
-
-    def _dead_letter_copy(self, message: Message, now: float) -> tuple[Message, float]:
-        """The message as the dead-letter queue takes it, and its enqueue time there.
-        A standard queue keeps the original, so retention counts from the first send."""
-        return message.dead_lettered(self.arn), message.sent_at
-
-    def accept_move(self, message: Message, sent_at: float, remove_original: Callable[[], None]) -> Transfer:
-        """Take a message another queue moves here; the caller holds that queue's lock.
-        remove_original() takes it out there while both locks are held, so it is never
-        in both queues or in neither. Waits at most TRANSFER_WAIT for this queue's lock (transfers.py)."""
-        if not self._lock.acquire(timeout=TRANSFER_WAIT):
-            return Transfer.BUSY
-        try:
-            if self.deleted:
-                return Transfer.NO_TARGET
-            remove_original()
-            self._enqueue(message, sent_at, 0)
-            return Transfer.MOVED
-        finally:
-            self._lock.release()
 
     # -- caller holds the lock ------------------------------------------------
 

@@ -95,13 +95,14 @@ class SendOrder:
 
     def pop(self) -> Message | None:
         """Take the oldest visible message off (None when there is none)."""
-        message = self.top()
-        if message is not None:
-            if self._fresh and self._fresh[0] is message:
-                self._fresh.popleft()
-            else:
-                heapq.heappop(self._back)
-        return message
+        fresh, back = self._fresh, self._back
+        while fresh and fresh[0].state is not State.VISIBLE:
+            fresh.popleft()
+        while back and back[0][1].state is not State.VISIBLE:
+            heapq.heappop(back)
+        if back and (not fresh or back[0][0] < fresh[0].seq):
+            return heapq.heappop(back)[1]
+        return fresh.popleft() if fresh else None
 
     def compacted(self) -> "SendOrder":
         """A copy without the entries of messages that are not visible."""

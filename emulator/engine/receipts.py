@@ -1,7 +1,8 @@
 """Receipt handles, and what an earlier handle of a message may still do.
 
-A handle carries the message id and the nonce minted by that receive, so the
-queue can tell the latest handle of a message from an earlier ("stale") one.
+A handle carries the message's arrival number and id and the nonce minted by
+that receive, so the queue can tell the latest handle of a message from an
+earlier ("stale") one.
 What a stale or expired handle may do is a policy, one per queue:
 
 * AWS (standard queues, the default): any handle of a message that still
@@ -12,35 +13,42 @@ What a stale or expired handle may do is a policy, one per queue:
   visibility lasts; after that it has expired and both calls fail.
 """
 
-import base64
-import binascii
-import secrets
-import uuid
+import struct
+from collections.abc import Callable
+from functools import partial
+from random import getrandbits
 
 from emulator.errors import SqsError, invalid_parameter
 
 MODES = ("aws", "strict")
 
+# A handle is the hex of: the message's arrival number in its queue (where the queue
+# looks it up), the 16 bytes of its id (so that a handle names one message of one
+# queue), and the receive's nonce. The struct takes the first 16 bytes of the
+# message's key (Message.key: id, then body digest).
+_HANDLE = struct.Struct(">Q16sQ")
+_HANDLE_LENGTH = 2 * _HANDLE.size
 
-def new_nonce() -> str:
-    return secrets.token_hex(16)
+
+# A receive's nonce: random, so that no two receives of a message share one (an earlier
+# handle is told from the latest by it) and a handle cannot be made up from an id.
+new_nonce: Callable[[], int] = partial(getrandbits, 64)
 
 
-def encode(message_id: str, nonce: str) -> str:
-    return base64.urlsafe_b64encode(f"{message_id}:{nonce}".encode()).decode()
+def encode(seq: int, key: bytes, nonce: int) -> str:
+    return _HANDLE.pack(seq, key, nonce).hex()
 
 
-def decode(handle: str) -> tuple[str, str]:
-    """Return (message_id, nonce), or raise ReceiptHandleIsInvalid."""
+def decode(handle: str) -> tuple[int, bytes, int]:
+    """Return (arrival number, id bytes, nonce), or raise ReceiptHandleIsInvalid."""
     try:
-        message_id, nonce = base64.urlsafe_b64decode(handle.encode()).decode().split(":")
-        uuid.UUID(message_id)
-        bytes.fromhex(nonce)
-    except (ValueError, binascii.Error, UnicodeError):
+        if len(handle) != _HANDLE_LENGTH:
+            raise ValueError
+        return _HANDLE.unpack(bytes.fromhex(handle))
+    except (ValueError, TypeError, struct.error):
         raise SqsError(
             "ReceiptHandleIsInvalid", f'The input receipt handle "{handle}" is not a valid receipt handle.'
         ) from None
-    return message_id, nonce
 
 
 def not_available(handle: str) -> SqsError:

@@ -28,19 +28,20 @@ from emulator.engine.scheduler import Scheduler, Timer
 
 
 class Arrivals:
-    """Called with the queue's lock held, except the retention callback, which takes it."""
+    """Messages by arrival number (a receipt handle carries it) and in arrival order.
+    Called with the queue's lock held, except the retention callback, which takes it."""
 
     def __init__(self, clock: Clock, scheduler: Scheduler, lock: threading.Lock, expire: Callable[[Message], None]):
         self._clock = clock
         self._scheduler = scheduler
         self._lock = lock
         self._expire = expire  # removes a message whose retention is over
-        self._by_id: dict[str, Message] = {}
+        self._by_seq: dict[int, Message] = {}
         self._order: list[Message | None] = []  # None where a message left
         self._seqs = array("q")  # each slot's arrival number, holes' too
         self._head = 0  # the first slot that is not a hole (or the end)
         self._slots = LazyDeletions()
-        self._older: list[tuple[float, str]] = []  # heap of (sent_at, id): dead-lettered messages
+        self._older: list[tuple[float, int]] = []  # heap of (sent_at, seq): dead-lettered messages
         self._newest_sent_at = 0.0
         self.last_seq = 0  # the latest arrival number given
         self.period = 0  # the retention period, seconds
@@ -48,19 +49,16 @@ class Arrivals:
         self._timer: Timer | None = None  # the armed retention timer
 
     def __len__(self) -> int:
-        return len(self._by_id)
+        return len(self._by_seq)
 
     def __iter__(self) -> Iterator[Message]:
         return (message for message in self._order[self._head :] if message is not None)
 
-    def __contains__(self, message_id: str) -> bool:
-        return message_id in self._by_id
+    def __getitem__(self, seq: int) -> Message:
+        return self._by_seq[seq]
 
-    def __getitem__(self, message_id: str) -> Message:
-        return self._by_id[message_id]
-
-    def get(self, message_id: str) -> Message | None:
-        return self._by_id.get(message_id)
+    def get(self, seq: int) -> Message | None:
+        return self._by_seq.get(seq)
 
     def since(self, seq: int) -> Iterator[Message]:
         """The messages that arrived after arrival number `seq`, in arrival order,
@@ -99,31 +97,37 @@ class Arrivals:
 
     def add(self, message: Message) -> None:
         """Keep a message numbered after every one here; arm retention for it if it is due first."""
-        self._by_id[message.id] = message
+        self._by_seq[message.seq] = message
         self._order.append(message)
         self._seqs.append(message.seq)
         self._slots.added()
         if message.seq > self.last_seq:  # a restored message numbered before the counter moved
             self.last_seq = message.seq
         if message.sent_at < self._newest_sent_at:
-            heapq.heappush(self._older, (message.sent_at, message.id))
+            heapq.heappush(self._older, (message.sent_at, message.seq))
         else:
             self._newest_sent_at = message.sent_at
         if self._due is None or message.sent_at + self.period < self._due:
             self._arm()
 
     def remove(self, message: Message) -> None:
-        del self._by_id[message.id]
-        self._order[bisect_left(self._seqs, message.seq, self._head)] = None
-        while self._head < len(self._order) and self._order[self._head] is None:
-            self._head += 1
+        del self._by_seq[message.seq]
+        order = self._order
+        slot = bisect_left(self._seqs, message.seq, self._head)
+        order[slot] = None
+        if slot == self._head:  # the first left: the next that is not a hole is first now
+            end = len(order)
+            slot += 1
+            while slot < end and order[slot] is None:
+                slot += 1
+            self._head = slot
         if self._slots.departed():
             self._compact()
 
     def clear(self) -> None:
         self._scheduler.cancel(self._timer)  # it would hold every message until it fired
         self._timer, self._due = None, None
-        self._by_id.clear()
+        self._by_seq.clear()
         self._order, self._seqs, self._head = [], array("q"), 0
         self._slots = LazyDeletions()
         self._older.clear()
@@ -145,7 +149,7 @@ class Arrivals:
 
     def _oldest_sent_at(self) -> float | None:
         """Send time of the oldest message still here (dropping ids of gone ones off the heap)."""
-        while self._older and self._older[0][1] not in self._by_id:
+        while self._older and self._older[0][1] not in self._by_seq:
             heapq.heappop(self._older)
         candidates = [sent_at for sent_at, _ in self._older[:1]]
         first = self._first()
@@ -175,8 +179,8 @@ class Arrivals:
             while (first := self._first()) is not None and first.sent_at <= cutoff:
                 self._expire(first)
             while self._older and self._older[0][0] <= cutoff:
-                _, message_id = heapq.heappop(self._older)
-                message = self._by_id.get(message_id)
+                _, seq = heapq.heappop(self._older)
+                message = self._by_seq.get(seq)
                 if message is not None:
                     self._expire(message)
             self._arm()

@@ -110,7 +110,7 @@ class TenantOrder:
     def released(self, message: Message) -> bool:
         self._inflight -= 1
         key = message.group_id
-        self._noisy.processed(key, message.received_at, self._clock.now())
+        self._noisy.processed(key, message.delivery_fields.received_at, self._clock.now())  # type: ignore[union-attr]
         if key is not None:
             tenant = self._tenants[key]
             tenant.inflight -= 1
@@ -125,7 +125,8 @@ class TenantOrder:
         now = self._clock.now()
         self._noisy.advance(now)
         while True:
-            message = self._pick_one(now)
+            # Without a tenant with visible messages, the oldest message without a group.
+            message = self._pick_one(now) if self._heads else self._ungrouped.pop()
             if message is None:
                 return
             self._entries.removed()

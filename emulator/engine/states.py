@@ -4,14 +4,14 @@ MessageStates.move is the one place a message changes state, and the counts
 change with it: ApproximateNumberOfMessages and its two siblings are always
 the number of messages in each state. The transitions around it keep the rest
 in step: the ready order (which visible message a receive gets, ready_order.py),
-the receivers waiting in a long poll, the delay and visibility timers on the
-scheduler, and the journal. A message a receive picked off the ready order
-stays VISIBLE, and is counted so, until it is delivered, moved away or put back.
+the receivers waiting in a long poll (woken only when there are any), the
+deadlines of delays and visibility timeouts (deadlines.py), and the journal. A
+message a receive picked off the ready order stays VISIBLE, and is counted so,
+until it is delivered, moved away or put back.
 
-Everything here is called with the queue's lock held, except the scheduler
-callbacks, which take it. A timer that no longer matters is cancelled (the
-message left, or its visibility was set again), and each callback checks the
-message's state and deadline too, for one that was already running.
+Everything here is called with the queue's lock held, except the deadlines'
+timer, which takes it. A message's `due` is set while it waits (delayed or in
+flight) and only then: a deadline that no longer holds is dropped by unset().
 """
 
 import threading
@@ -19,8 +19,9 @@ from collections.abc import Callable, Generator, Iterable
 
 from emulator.engine import receipts
 from emulator.engine.clock import Clock
+from emulator.engine.deadlines import Deadlines
 from emulator.engine.journal import Journal
-from emulator.engine.message import Delivery, Message, State
+from emulator.engine.message import Delivery, DeliveryFields, Message, State
 from emulator.engine.ready_order import ReadyOrder
 from emulator.engine.retention import Arrivals
 from emulator.engine.scheduler import Scheduler
@@ -42,12 +43,13 @@ class MessageStates:
         self._queue = queue  # what the journal is told about
         self._new_order = new_order
         self._clock = clock
-        self._scheduler = scheduler
         self._lock = lock
         self._message_visible = message_visible  # the condition long polls wait on
         self._journal = journal
         self._stats = stats
         self.arrivals = Arrivals(clock, scheduler, lock, self._expire)
+        self._deadlines = Deadlines(clock, scheduler, lock, self._deadline_reached)
+        self.waiting = 0  # receivers in a long poll: a message that becomes visible wakes one
         self._ready = new_order()
         self._counts = dict.fromkeys((State.DELAYED, State.VISIBLE, State.INFLIGHT), 0)
 
@@ -79,14 +81,16 @@ class MessageStates:
         """A picked message neither delivered nor moved goes back in line (it stayed VISIBLE)."""
         self._ready.add(message)
 
-    def handle_target(self, message_id: str, nonce: str) -> tuple[Message | None, bool]:
-        """The message a decoded receipt handle names, and whether the handle is its
-        latest; counts a handle whose receive is over or whose message is gone."""
-        message = self.arrivals.get(message_id)
-        if message is None:  # deleted or expired since: the handle is stale too
+    def handle_target(self, seq: int, message_id: bytes, nonce: int) -> tuple[Message | None, bool]:
+        """The message a decoded receipt handle names (receipts.decode), and whether the
+        handle is its latest; counts a handle whose receive is over or whose message is gone."""
+        message = self.arrivals.get(seq)
+        if message is None or not message.key.startswith(message_id):
+            # Deleted or expired since (the handle is stale too), or another queue's handle.
             self._stats.stale_receipts += 1
             return None, False
-        latest = message.nonce == nonce
+        fields = message.delivery_fields
+        latest = fields is not None and fields.nonce == nonce
         if not (latest and message.state is State.INFLIGHT):
             self._stats.stale_receipts += 1
         return message, latest
@@ -98,8 +102,7 @@ class MessageStates:
         self.arrivals.add(message)
         if delay > 0:
             self.move(message, State.DELAYED, arriving=True)
-            message.due = self._clock.now() + delay
-            message.timer = self._scheduler.call_at(message.due, self._delay_ended, message)
+            self._deadlines.set(message, self._clock.now() + delay)
         else:
             self._show(message, arriving=True)
 
@@ -108,15 +111,17 @@ class MessageStates:
         self.arrivals.add(message)
         waiting = message.state is State.INFLIGHT or message.state is State.DELAYED
         due = message.due if waiting else None  # a store keeps the deadline of every waiting message
+        if message.delivery_fields is not None:
+            message.delivery_fields.due = None  # set again below if it still holds
         if due is None or due <= now:
             self._show(message, arriving=True)
         elif message.state is State.INFLIGHT:
             self.move(message, State.INFLIGHT, arriving=True)
             self._ready.taken(message)
-            self._schedule_visibility_end(message, due)
+            self._deadlines.set(message, due)
         else:
             self.move(message, State.DELAYED, arriving=True)
-            message.timer = self._scheduler.call_at(due, self._delay_ended, message)
+            self._deadlines.set(message, due)
 
     def restore(self, messages: Iterable[Message], now: float, retention_period: int) -> list[Message]:
         """Put back a store's messages, in arrival order: a visibility timeout or delay
@@ -134,24 +139,27 @@ class MessageStates:
         """A picked message goes in flight: a fresh receipt handle, its receive counted."""
         self.move(message, State.INFLIGHT)
         self._ready.taken(message)
-        message.receive_count += 1
-        if message.first_receive_at is None:
-            message.first_receive_at = now
-        message.nonce = receipts.new_nonce()
-        message.received_at = now
-        self.arm_visibility(message, now + visibility_timeout)
+        fields = message.delivery_fields
+        if fields is None:
+            fields = message.delivery_fields = DeliveryFields()
+        fields.receive_count += 1
+        if fields.first_receive_at is None:
+            fields.first_receive_at = now
+        fields.nonce = nonce = receipts.new_nonce()
+        fields.received_at = now
+        self._deadlines.set(message, now + visibility_timeout)
+        self._journal.message_changed(self._queue, message)
         self._stats.received += 1
-        handle = receipts.encode(message.id, message.nonce)
-        return Delivery(message, handle, message.receive_count, message.first_receive_at)
+        handle = receipts.encode(message.seq, message.key, nonce)
+        return Delivery(message, handle, fields.receive_count, fields.first_receive_at)
 
     def arm_visibility(self, message: Message, deadline: float) -> None:
-        message.due = deadline
-        self._schedule_visibility_end(message, deadline)
+        self._deadlines.set(message, deadline)
         self._journal.message_changed(self._queue, message)
 
     def end_inflight(self, message: Message) -> None:
         """Visible again: its visibility timeout ended, or was set to 0."""
-        self._disarm(message)
+        self._deadlines.unset(message)
         self._show(message)
         self._release(message)
         self._journal.message_changed(self._queue, message)
@@ -159,55 +167,41 @@ class MessageStates:
     def remove(self, message: Message, picked: bool = False) -> None:
         """The message leaves: deleted, expired, or (picked) moved to another queue."""
         was = message.state
-        self._disarm(message)
+        self._deadlines.unset(message)
         self.move(message, State.GONE)
         self.arrivals.remove(message)
         self._journal.message_removed(self._queue, message)
         if was is State.VISIBLE and not picked:  # a picked one has no entry left in the order
             self._ready.discard(message)
-        elif was is State.INFLIGHT:
-            self._release(message)
+        elif was is State.INFLIGHT and self._ready.released(message) and self.waiting:
+            self._message_visible.notify()  # a FIFO group it held may be ready now
 
     def drop_all(self) -> None:
         """Every message leaves at once (a purge, or the queue was deleted)."""
         for message in self.arrivals:
-            self._disarm(message)
             self.move(message, State.GONE)
         self.arrivals.clear()
+        self._deadlines.clear()
         self._ready = self._new_order()
 
     def _show(self, message: Message, arriving: bool = False) -> None:
         self.move(message, State.VISIBLE, arriving)
         self._ready.add(message)
-        self._message_visible.notify()
+        if self.waiting:
+            self._message_visible.notify()
 
     def _release(self, message: Message) -> None:
         """A message left the in-flight state; a FIFO group it held may be ready now."""
-        if self._ready.released(message):
+        if self._ready.released(message) and self.waiting:
             self._message_visible.notify()
-
-    def _schedule_visibility_end(self, message: Message, due: float) -> None:
-        self._scheduler.cancel(message.timer)  # the deadline armed before no longer holds
-        message.timer = self._scheduler.call_at(due, self._visibility_ended, message)
-
-    def _disarm(self, message: Message) -> None:
-        self._scheduler.cancel(message.timer)
-        message.timer = None
 
     def _expire(self, message: Message) -> None:
         self.remove(message)
         self._stats.expired += 1
 
-    # -- scheduler callbacks ----------------------------------------------------
-
-    def _visibility_ended(self, message: Message) -> None:
-        with self._lock:
-            # A deadline set again while this callback waited for the lock is later than now.
-            if message.state is State.INFLIGHT and message.due is not None and message.due <= self._clock.now():
-                self.end_inflight(message)
-
-    def _delay_ended(self, message: Message) -> None:
-        with self._lock:
-            if message.state is State.DELAYED:
-                message.timer = None
-                self._show(message)
+    def _deadline_reached(self, message: Message) -> None:
+        """The timer of the queue's deadlines: a visibility timeout or delay ended (deadlines.py)."""
+        if message.state is State.INFLIGHT:
+            self.end_inflight(message)
+        else:
+            self._show(message)

@@ -257,7 +257,7 @@ def delivery(message: Message) -> tuple:
         message.state.value,
         message.receive_count,
         message.first_receive_at,
-        message.nonce,
+        None if message.nonce is None else f"{message.nonce:016x}",
         message.received_at,
         message.due,
     )
@@ -298,10 +298,17 @@ def message_from_row(row: tuple) -> Message:
         group_id,
         dedup_id,
     )
-    message.seq, message.sequence_number, message.sent_at = seq, sequence_number, sent_at
-    message.dead_letter_source = dead_letter_source
-    message.state, message.receive_count, message.first_receive_at = STATES[state], receive_count, first_receive_at
-    message.nonce, message.received_at, message.due = nonce, received_at, due
+    message.seq, message.sent_at, message.state = seq, sent_at, STATES[state]
+    # Only the fields a message has: one never received nor delayed gets no delivery part.
+    if sequence_number is not None:
+        message.sequence_number = sequence_number
+    if dead_letter_source is not None:
+        message.dead_letter_source = dead_letter_source
+    if receive_count or due is not None:
+        message.receive_count, message.first_receive_at = receive_count, first_receive_at
+        # A nonce kept as hex; one from before nonces were 64-bit numbers names no handle now.
+        message.nonce = None if nonce is None else int(nonce, 16)
+        message.received_at, message.due = received_at, due
     return message
 
 

@@ -164,7 +164,7 @@ def test_duplicate_within_the_window_is_accepted_not_delivered_and_answers_the_o
     [answer] = fifo.send([(duplicate, 0)])
     assert answer.message_id == original.id
     assert answer.sequence_number == original.sequence_number
-    assert duplicate.id not in fifo._messages
+    assert duplicate.id not in {message.id for message in fifo._messages}
     assert bodies(fifo.receive(10, 30, 0)) == ["one"]
     assert fifo.stats.sent == 1
 

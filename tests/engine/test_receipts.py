@@ -180,6 +180,12 @@ MALFORMED_HANDLES = [
     _handle(f"{uuid.uuid4()}:not-hex"),
     _handle(f"{uuid.uuid4()}:{'ab' * 16}:extra"),
     base64.urlsafe_b64encode(b"\xff\xfe\xfd:abc").decode(),
+    # The handle's own form (receipts.py): hex of 32 bytes, and nothing else.
+    "ab" * 31,
+    "ab" * 33,
+    "zz" * 32,
+    "ab " * 21 + "a",
+    "\u00e9" * 64,
 ]
 
 
@@ -195,8 +201,31 @@ def test_malformed_handle_is_receipt_handle_is_invalid(queue, handle):
 def test_well_formed_handle_for_unknown_message_deletes_nothing(queue):
     send(queue)
     queue.receive(1, 30, 0)
-    queue.delete(receipts.encode(str(uuid.uuid4()), receipts.new_nonce()))
+    queue.delete(receipts.encode(12345, uuid.uuid4().bytes, receipts.new_nonce()))
     assert counts(queue) == (0, 1, 0)
+
+
+def test_handle_with_a_made_up_id_touches_nothing(strict_queue):
+    """A handle carries the arrival number the queue looks the message up by, and the
+    id: one with the right number but another id names no message here."""
+    send(strict_queue)
+    [delivery] = strict_queue.receive(1, 30, 0)
+    seq, _, nonce = receipts.decode(delivery.receipt_handle)
+    forged = receipts.encode(seq, uuid.uuid4().bytes, nonce)
+    strict_queue.delete(forged)
+    assert error_name(strict_queue.change_visibility, forged, 10) == "InvalidParameterValue"
+    assert counts(strict_queue) == (0, 1, 0)
+    strict_queue.delete(delivery.receipt_handle)
+    assert counts(strict_queue) == (0, 0, 0)
+
+
+def test_strict_handle_with_another_nonce_is_stale(strict_queue):
+    send(strict_queue)
+    [delivery] = strict_queue.receive(1, 30, 0)
+    seq, message_id, nonce = receipts.decode(delivery.receipt_handle)
+    strict_queue.delete(receipts.encode(seq, message_id, nonce ^ 1))
+    assert counts(strict_queue) == (0, 1, 0)
+    assert strict_queue.stats.stale_receipts == 1
 
 
 def test_handle_from_another_queue_touches_nothing_here(broker):
@@ -212,5 +241,6 @@ def test_handle_from_another_queue_touches_nothing_here(broker):
 
 
 def test_receipt_handle_round_trip():
-    message_id, nonce = str(uuid.uuid4()), receipts.new_nonce()
-    assert receipts.decode(receipts.encode(message_id, nonce)) == (message_id, nonce)
+    message_id, nonce = uuid.uuid4().bytes, receipts.new_nonce()
+    handle = receipts.encode(2**40 + 7, message_id + b"a body digest...", nonce)
+    assert receipts.decode(handle) == (2**40 + 7, message_id, nonce)

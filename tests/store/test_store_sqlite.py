@@ -18,7 +18,7 @@ def test_binary_attributes_and_every_delivery_field_come_back(tmp_path):
     queue.receive(1, 100, 0)
     close(broker, store)
     broker, store = open_broker(tmp_path)
-    restored = broker.get_queue(ACCOUNT, REGION, "q")._messages[message.id]
+    restored = broker.get_queue(ACCOUNT, REGION, "q")._messages[message.seq]
     assert restored.attributes == {"blob": {"DataType": "Binary", "BinaryValue": b"\x00\xff"}}
     assert (restored.state, restored.receive_count, restored.nonce, restored.due) == (
         State.INFLIGHT,
