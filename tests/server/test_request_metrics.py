@@ -9,7 +9,7 @@ from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock
 from emulator.server.admin import metrics
 
-PER_THREAD = 3000  # with 4 threads, three times FOLD_AT: requests fold while others append
+PER_THREAD = 3000  # with 4 threads, many times FOLD_AT: requests fold while others append
 
 
 def test_counts_and_latency_buckets_are_exact_across_threads():
