@@ -6,11 +6,11 @@ are type checks and base64 for blobs.
 
 import json
 
-from werkzeug.wrappers import Request, Response
+from werkzeug.wrappers import Request
 
 from emulator.errors import SqsError
 
-from .answers import json_response
+from .answers import Answer, json_answer
 from .model import (
     check_required,
     invalid_value,
@@ -28,7 +28,7 @@ def target_prefix() -> str:
 
 
 def parse(request: Request) -> tuple[str, dict]:
-    target = request.headers.get("X-Amz-Target", "")
+    target = request.environ.get("HTTP_X_AMZ_TARGET", "")  # read directly: a header lookup costs more
     prefix = target_prefix()
     name = target[len(prefix) :] if target.startswith(prefix) else target
     op = operation_model(name)
@@ -113,16 +113,16 @@ _WRITER = _Writer()
 # ---------------------------------------------------------------- responses
 
 
-def serialize_result(operation: str, output: dict, request_id: str) -> Response:
+def serialize_result(operation: str, output: dict, request_id: str) -> Answer:
     shape = operation_model(operation).output_shape
     body = walk(_WRITER, shape, output or {}) if shape is not None else {}
-    return json_response(body, 200, CONTENT_TYPE, request_id)
+    return json_answer(body, 200, CONTENT_TYPE, request_id)
 
 
-def serialize_error(error: SqsError, request_id: str) -> Response:
+def serialize_error(error: SqsError, request_id: str) -> Answer:
     fault = "Sender" if error.spec.sender_fault else "Receiver"
     body = {"__type": f"com.amazonaws.sqs#{error.spec.shape}", "message": error.message}
-    response = json_response(body, error.spec.status, CONTENT_TYPE, request_id)
+    answer = json_answer(body, error.spec.status, CONTENT_TYPE, request_id)
     # botocore reads Error.Code from this header (the legacy query code).
-    response.headers["x-amzn-query-error"] = f"{error.spec.code};{fault}"
-    return response
+    answer.headers.append(("x-amzn-query-error", f"{error.spec.code};{fault}"))
+    return answer

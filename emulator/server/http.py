@@ -32,11 +32,11 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, WSGITask
 from waitress.utilities import RequestEntityTooLarge
-from werkzeug.wrappers import Request
 
 from emulator import protocol
 from emulator.errors import SqsError
 from emulator.server.event_loop import ParkingLoop
+from emulator.server.sqs_request import SqsRequest
 
 log = logging.getLogger("emulator.http")
 
@@ -131,22 +131,22 @@ class _ErrorAnswer(ErrorTask):
         if not isinstance(self.request.error, RequestEntityTooLarge):
             super().execute()
             return
-        response = too_large(self.request.headers, self.channel.server.limits.max_body_bytes)
-        body = response.get_data()
+        answer = too_large(self.request.headers, self.channel.server.limits.max_body_bytes)
+        body = answer.body
         self.status = "413 Request Entity Too Large"  # werkzeug's reason would be upper case
         self.response_headers.extend(
-            (name, value) for name, value in response.headers.items() if name.lower() != "content-length"
+            (name, value) for name, value in answer.headers if name.lower() != "content-length"
         )
         self.set_close_on_finish()
         self.content_length = len(body)
         self.write(body)
 
 
-def too_large(headers: dict[str, str], limit: int):
+def too_large(headers: dict[str, str], limit: int) -> protocol.Answer:
     """The 413 for a body over `limit` bytes, in the protocol the request's headers name."""
     # waitress keeps headers as CGI names without the HTTP_ prefix.
     environ = {name if name in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{name}": v for name, v in headers.items()}
-    wire = protocol.detect(Request(environ))
+    wire = protocol.detect(SqsRequest(environ))
     error = SqsError("RequestEntityTooLarge", f"Request Entity Too Large: the request body is over {limit} bytes.")
     return protocol.serialize_error(wire, error, str(uuid.uuid4()))
 

@@ -69,7 +69,7 @@ def test_json_content_type_without_target():
 
 
 def test_json_errors():
-    response = protocol.serialize_error("json", queue_does_not_exist(), RID)
+    response = protocol.serialize_error("json", queue_does_not_exist(), RID).response()
     assert response.status_code == 400
     assert response.headers["x-amzn-query-error"] == "AWS.SimpleQueueService.NonExistentQueue;Sender"
     assert json.loads(response.get_data()) == {
@@ -84,7 +84,7 @@ def test_json_errors():
         "QueryErrorCode": "QueueDoesNotExist",
     }
 
-    response = protocol.serialize_error("json", SqsError("PurgeQueueInProgress", "wait"), RID)
+    response = protocol.serialize_error("json", SqsError("PurgeQueueInProgress", "wait"), RID).response()
     parsed = parse_response(JSON_MODEL, "json", "PurgeQueue", response)
     assert response.status_code == 403
     assert parsed["Error"]["Code"] == "AWS.SimpleQueueService.PurgeQueueInProgress"
@@ -98,7 +98,7 @@ def test_boto3_client_error_class():
     client = boto3.client(
         "sqs", region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test", endpoint_url=HOST
     )
-    response = protocol.serialize_error("json", queue_does_not_exist(), RID)
+    response = protocol.serialize_error("json", queue_does_not_exist(), RID).response()
     raw = {"status_code": 400, "headers": HeadersDict(dict(response.headers)), "body": response.get_data()}
     parsed = create_parser("json").parse(raw, JSON_MODEL.operation_model("GetQueueUrl").output_shape)
     error_class = client.exceptions.from_code(parsed["Error"]["QueryErrorCode"])
