@@ -3,9 +3,9 @@
 werkzeug's Request works out its server address, root path, path, query and
 header objects when it is made, reads a header through a case-folding lookup,
 and parses the content type on every `mimetype`; together about 12 us of a
-SendMessage whose app costs under 100. This one takes the method, scheme and
-path from the environ when it is made, and the host, content type and body from
-the environ when first asked; everything else (args, accept_mimetypes,
+SendMessage whose app costs under 100. This one takes the method, scheme, path
+and host from the environ when it is made, and the content type and body when
+first asked; everything else (args, accept_mimetypes,
 headers, form, ...) is werkzeug's own, unchanged, so the guard, auth and
 protocol layers read it as any werkzeug Request. It is not left in its environ
 (werkzeug's is, in a reference cycle that keeps the body until a full collection).
@@ -24,6 +24,8 @@ from werkzeug.wsgi import _get_server, get_input_stream
 
 
 class SqsRequest(Request):
+    host = ""  # a plain attribute, set when made: every SQS request reads it (werkzeug's is a cached property)
+
     def __init__(self, environ: dict):  # werkzeug's __init__ left out on purpose: it is the cost
         self.environ = environ
         self.shallow = False
@@ -32,6 +34,8 @@ class SqsRequest(Request):
         self.path = "/" + _wsgi_decoding_dance(environ.get("PATH_INFO") or "").lstrip("/")
         self.query_string = environ.get("QUERY_STRING", "").encode("latin1")
         self.remote_addr = environ.get("REMOTE_ADDR")
+        header = environ.get("HTTP_HOST")
+        self.host = _host(self.scheme, header) if header is not None else get_host(self.scheme, None, self.server)
 
     @cached_property
     def headers(self) -> EnvironHeaders:  # type: ignore[override]
@@ -45,11 +49,6 @@ class SqsRequest(Request):
     def root_path(self) -> str:
         return _wsgi_decoding_dance(self.environ.get("SCRIPT_NAME") or "").rstrip("/")
 
-    @cached_property
-    def host(self) -> str:
-        header = self.environ.get("HTTP_HOST")
-        return get_host(self.scheme, header, self.server if header is None else None, self.trusted_hosts)
-
     @property
     def mimetype(self) -> str:
         return _mimetype(self.environ.get("CONTENT_TYPE", ""))
@@ -61,6 +60,12 @@ class SqsRequest(Request):
         return get_input_stream(self.environ, max_content_length=self.max_content_length)
 
 
-@functools.lru_cache(maxsize=64)  # a client sends the same content type again and again
+# A client sends the same Host and content type again and again.
+@functools.lru_cache(maxsize=64)
+def _host(scheme: str, header: str) -> str:
+    return get_host(scheme, header)  # werkzeug's: the default port dropped, invalid characters refused
+
+
+@functools.lru_cache(maxsize=64)
 def _mimetype(content_type: str) -> str:
     return parse_options_header(content_type)[0].lower()
