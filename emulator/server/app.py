@@ -25,6 +25,21 @@ log = logging.getLogger("emulator.requests")
 # Methods an SQS request comes with (the query protocol runs actions from a GET too); any
 # other (HEAD, OPTIONS for CORS, ...) takes werkzeug's whole way, as the admin API does.
 SQS_METHODS = frozenset({"GET", "POST"})
+# Operations that never wait (a ReceiveMessage may, for its long poll): the HTTP server may
+# run them on its event loop's thread. No slow ones (queue deletes, purges, moves) either.
+AT_ONCE = frozenset(
+    f"AmazonSQS.{name}"
+    for name in (
+        "SendMessage",
+        "SendMessageBatch",
+        "DeleteMessage",
+        "DeleteMessageBatch",
+        "ChangeMessageVisibility",
+        "ChangeMessageVisibilityBatch",
+        "GetQueueUrl",
+        "GetQueueAttributes",
+    )
+)
 
 
 class EmulatorApp:
@@ -69,6 +84,12 @@ class EmulatorApp:
             return _send(result, start_response)
         start_response(result.status_line, result.headers + self.guard.cors_headers(request))
         return [result.body]
+
+    def answers_at_once(self, path: str, headers: dict[str, str]) -> bool:
+        """Whether a request (its path and its headers, as waitress keeps them) is sure to be
+        answered without waiting: a JSON-protocol operation of AT_ONCE to `/`, in memory
+        (a store may make a reply wait for its commit)."""
+        return path == "/" and headers.get("X_AMZ_TARGET") in AT_ONCE and self.store is MEMORY
 
     def handle_fast(self, request: SqsRequest) -> Answer | Response:
         """What handle() does for a GET or POST outside the admin and other emulators' paths."""
