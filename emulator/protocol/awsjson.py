@@ -4,6 +4,7 @@ Current boto3 speaks this. Member names are the model's; the only conversions
 are type checks and base64 for blobs.
 """
 
+import functools
 import json
 
 from werkzeug.wrappers import Request
@@ -22,6 +23,7 @@ from .model import (
 CONTENT_TYPE = "application/x-amz-json-1.0"
 
 
+@functools.cache
 def target_prefix() -> str:
     return service_model().metadata["targetPrefix"] + "."
 
