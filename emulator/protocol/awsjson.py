@@ -6,7 +6,9 @@ are type checks and base64 for blobs.
 
 import functools
 import json
+import re
 
+import orjson
 from werkzeug.wrappers import Request
 
 from emulator.errors import SqsError
@@ -21,11 +23,26 @@ from .model import (
 )
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
+# orjson reads an integer past 64 bits as a float; the standard library keeps it whole.
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 
 @functools.cache
 def target_prefix() -> str:
     return service_model().metadata["targetPrefix"] + "."
+
+
+def _decoded(raw: bytes):
+    """The body's JSON value, as the standard library reads it (its errors, its lone
+    surrogates, NaN, other encodings than UTF-8 and long integers are all its own),
+    by orjson, about four times faster, whenever orjson reads it alike: any body
+    orjson refuses, or with a number of 19 digits or more, goes to the standard library."""
+    if _LONG_NUMBER.search(raw) is None:
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw)
 
 
 def parse(request: Request) -> tuple[str, dict]:
@@ -36,7 +53,7 @@ def parse(request: Request) -> tuple[str, dict]:
     raw = request.get_data(cache=True)
     try:
         # An empty body is an empty input: some clients send nothing for ListQueues.
-        body = json.loads(raw) if raw.strip() else {}
+        body = _decoded(raw) if raw.strip() else {}
     except (ValueError, UnicodeDecodeError) as exc:
         raise SqsError("InvalidParameterValue", f"The request body is not valid JSON: {exc}") from None
     except RecursionError as exc:  # nested deeper than the decoder goes

@@ -8,6 +8,7 @@ from botocore.parsers import create_parser
 
 from emulator import protocol
 from emulator.errors import SqsError, queue_does_not_exist
+from emulator.protocol import awsjson
 
 from .support import (
     HOST,
@@ -111,3 +112,21 @@ def test_json_nested_deeper_than_python_goes_is_the_clients(depth):
     body = '{"QueueName": ' + "[" * depth + "]" * depth + "}"
     err = parse_error(raw_request(headers={"X-Amz-Target": "AmazonSQS.GetQueueUrl"}, data=body))
     assert err.name == "InvalidParameterValue"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"MaxNumberOfMessages": 18446744073709551616}',  # past 64 bits: orjson would read a float
+        b'{"MaxNumberOfMessages": -9223372036854775809}',
+        b'{"MaxNumberOfMessages": 1e400}',
+        b'{"MaxNumberOfMessages": NaN}',
+        b'{"QueueUrl": "\\ud800"}',  # a lone surrogate escape
+        b'{"QueueUrl": "\\u00e9\\ud83d\\ude00", "VisibilityTimeout": 1.5}',
+        '{"QueueUrl": "q"}'.encode("utf-16"),
+        b'\xef\xbb\xbf{"QueueUrl": "q"}',
+        b'{"QueueUrl": "q", "QueueUrl": "r"}',
+    ],
+)
+def test_bodies_decode_as_the_standard_library_reads_them(raw):
+    assert repr(awsjson._decoded(raw)) == repr(json.loads(raw))
