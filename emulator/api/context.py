@@ -1,6 +1,6 @@
 """Who is asking and where: the account, region and host of one request."""
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from emulator.api import access, queue_urls, validation
 from emulator.engine.broker import Broker
@@ -8,8 +8,7 @@ from emulator.engine.queue import Queue
 from emulator.errors import SqsError, queue_does_not_exist
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):  # immutable; made once a request, which a frozen dataclass made cost ~5 us
     broker: Broker
     account: str
     region: str  # the request's signing region

@@ -17,6 +17,7 @@ Every form is read whichever is rendered, and a bare queue name too, and
 LocalStack's path form ``/queue/<region>/<account>/<name>``.
 """
 
+import functools
 import re
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -52,6 +53,7 @@ def render(form: str, base_url: str, region: str, account: str, name: str, defau
     return f"{base_url}/{account}/{name}"
 
 
+@functools.lru_cache(maxsize=256)  # a client names its few queues again and again; an Address is immutable
 def parse(queue_url: str) -> Address | None:
     """The parts a QueueUrl names, in any form; None if it names no queue."""
     if "/" not in queue_url:

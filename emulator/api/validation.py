@@ -223,12 +223,23 @@ def no_lone_surrogates(params: dict) -> None:
 
 
 def _any_lone_surrogate(node: Any) -> bool:
+    # Plain loops, strings looked at in place, and ASCII text (nearly all) not searched.
     if isinstance(node, str):
-        return LONE_SURROGATE.search(node) is not None
+        return not node.isascii() and LONE_SURROGATE.search(node) is not None
     if isinstance(node, dict):
-        return any(LONE_SURROGATE.search(key) is not None or _any_lone_surrogate(value) for key, value in node.items())
+        for key, value in node.items():
+            if not key.isascii() and LONE_SURROGATE.search(key) is not None:
+                return True
+            if isinstance(value, str):
+                if not value.isascii() and LONE_SURROGATE.search(value) is not None:
+                    return True
+            elif _any_lone_surrogate(value):
+                return True
+        return False
     if isinstance(node, list):
-        return any(_any_lone_surrogate(value) for value in node)
+        for value in node:
+            if _any_lone_surrogate(value):
+                return True
     return False
 
 

@@ -2,21 +2,22 @@
 
     detect(request)                                   -> 'json' | 'query' | 'query-json'
     parse(protocol, request)                          -> (operation, params)   raises SqsError on bad input
-    serialize_result(protocol, operation, output, request_id) -> Response
-    serialize_error(protocol, error, request_id)      -> Response
+    serialize_result(protocol, operation, output, request_id) -> Answer (status, headers, body)
+    serialize_error(protocol, error, request_id)      -> Answer
 
 Params and outputs are the same dicts for both protocols, keyed by the
 current botocore model's member names: str, int, bool, bytes (blobs), dict,
 list. Members whose value is None are omitted from responses.
 """
 
-from werkzeug.wrappers import Request, Response
+from werkzeug.wrappers import Request
 
 from emulator.errors import SqsError
 
 from . import awsjson, awsquery, query_json
+from .answers import Answer
 
-__all__ = ["detect", "parse", "serialize_error", "serialize_result"]
+__all__ = ["Answer", "detect", "parse", "serialize_error", "serialize_result"]
 
 _MODULES = {"json": awsjson, "query": awsquery, "query-json": query_json}
 
@@ -39,9 +40,9 @@ def parse(protocol: str, request: Request) -> tuple[str, dict]:
     return _MODULES[protocol].parse(request)
 
 
-def serialize_result(protocol: str, operation: str, output: dict, request_id: str) -> Response:
+def serialize_result(protocol: str, operation: str, output: dict, request_id: str) -> Answer:
     return _MODULES[protocol].serialize_result(operation, output, request_id)
 
 
-def serialize_error(protocol: str, error: SqsError, request_id: str) -> Response:
+def serialize_error(protocol: str, error: SqsError, request_id: str) -> Answer:
     return _MODULES[protocol].serialize_error(error, request_id)

@@ -10,7 +10,7 @@ import re
 from urllib.parse import parse_qsl
 
 from botocore.model import Shape
-from werkzeug.wrappers import Request, Response
+from werkzeug.wrappers import Request
 
 from emulator.errors import SqsError
 
@@ -229,18 +229,18 @@ def scalar(shape: Shape, text: str, path: str):
 # ---------------------------------------------------------------- responses
 
 
-def _xml_response(tree: dict, status: int, request_id: str) -> Response:
-    return answers.response(xml_writer.document(tree).encode("utf-8"), status, "text/xml", request_id)
+def _xml_answer(tree: dict, status: int, request_id: str) -> answers.Answer:
+    return answers.answer(xml_writer.document(tree).encode("utf-8"), status, "text/xml", request_id)
 
 
-def serialize_result(operation: str, output: dict, request_id: str) -> Response:
+def serialize_result(operation: str, output: dict, request_id: str) -> answers.Answer:
     op = operation_model(operation)
     body: dict = {"@xmlns": XML_NAMESPACE}
     if op.output_shape is not None:
         # The old model wraps every output in <OperationResult>.
         body[f"{operation}Result"] = walk(_WRITER, op.output_shape, output or {})
     body["ResponseMetadata"] = {"RequestId": request_id}
-    return _xml_response({f"{operation}Response": body}, 200, request_id)
+    return _xml_answer({f"{operation}Response": body}, 200, request_id)
 
 
 def error_fields(error: SqsError) -> dict:
@@ -251,10 +251,10 @@ def error_fields(error: SqsError) -> dict:
     return {"Type": "Sender" if error.spec.sender_fault else "Receiver", "Code": error.spec.code, "Message": message}
 
 
-def serialize_error(error: SqsError, request_id: str) -> Response:
+def serialize_error(error: SqsError, request_id: str) -> answers.Answer:
     if error.name == "UnknownOperationException":
         # AWS answers a queue URL with no action by this bare element.
-        return _xml_response({"UnknownOperationException": None}, error.spec.status, request_id)
+        return _xml_answer({"UnknownOperationException": None}, error.spec.status, request_id)
     document = {
         "ErrorResponse": {
             "@xmlns": XML_NAMESPACE,
@@ -262,7 +262,7 @@ def serialize_error(error: SqsError, request_id: str) -> Response:
             "RequestId": request_id,
         }
     }
-    return _xml_response(document, error.spec.status, request_id)
+    return _xml_answer(document, error.spec.status, request_id)
 
 
 class _Writer(Codec):

@@ -15,14 +15,11 @@ to SQS pattern of aws-samples/serverless-patterns (APIGateway-SQS-ReceiveMessage
 the ErrorResponse form).
 """
 
-from werkzeug.wrappers import Response
-
 from emulator.errors import SqsError
 
-from . import awsquery
-from .answers import json_response
+from . import awsquery, prepared_json
+from .answers import Answer, json_answer
 from .model import operation_model
-from .shapes import Codec, walk
 
 CONTENT_TYPE = "application/json"
 # Result members whose JSON name is not the model's member name.
@@ -31,34 +28,22 @@ _NAMES = {("ReceiveMessageResult", "Messages"): "messages", ("ListQueuesResult",
 parse = awsquery.parse
 
 
-def serialize_result(operation: str, output: dict, request_id: str) -> Response:
+def serialize_result(operation: str, output: dict, request_id: str) -> Answer:
     shape = operation_model(operation).output_shape
     body: dict = {}
     if shape is not None:
-        body[f"{operation}Result"] = walk(_WRITER, shape, output or {})
+        body[f"{operation}Result"] = _WRITER.write(shape, output or {})
     body["ResponseMetadata"] = {"RequestId": request_id}
-    return json_response({f"{operation}Response": body}, 200, CONTENT_TYPE, request_id)
+    return json_answer({f"{operation}Response": body}, 200, CONTENT_TYPE, request_id)
 
 
-def serialize_error(error: SqsError, request_id: str) -> Response:
+def serialize_error(error: SqsError, request_id: str) -> Answer:
     if error.name == "UnknownOperationException":
         # AWS answers a queue URL without an action in XML, whatever the Accept header asks (issue 18).
         return awsquery.serialize_error(error, request_id)
     body = {"ErrorResponse": {"Error": awsquery.error_fields(error), "RequestId": request_id}}
-    return json_response(body, error.spec.status, CONTENT_TYPE, request_id)
+    return json_answer(body, error.spec.status, CONTENT_TYPE, request_id)
 
 
-class _Writer(Codec):
-    """Outputs to the XML document's tree as JSON: every member present, null when absent."""
-
-    keep_absent = True
-    copies_scalars = True
-
-    def members(self, shape, node, path):
-        return [
-            (_NAMES.get((shape.name, name), name), member, node.get(name), path, None)
-            for name, member in shape.members.items()
-        ]
-
-
-_WRITER = _Writer()
+# Every member present (null when absent), nulls kept in lists and maps.
+_WRITER = prepared_json.Writer(keep_absent=True, names=_NAMES)

@@ -1,4 +1,4 @@
-"""The one walk over botocore's shapes that every wire format shares.
+"""The walk over botocore's shapes that the query protocol's reader and writer share.
 
 ``walk`` recurses through structures, lists and maps, reading a request into
 params or writing an output into a response's tree. A ``Codec`` is what one
@@ -6,7 +6,8 @@ protocol adds: what each member is called on either side, where a value's
 parts are, what each leaf becomes and how lists and maps are laid out. The
 defaults read the api layer's form (dicts keyed by member name, lists, Python
 scalars) and write JSON values (blobs in base64), so a writer overrides only
-what its format does differently.
+what its format does differently. (The JSON values of the other protocols are
+read and written by prepared_json, prepared once per shape.)
 """
 
 import base64
@@ -19,7 +20,6 @@ from botocore.model import Shape
 from .model import invalid_value
 
 _CONTAINERS = frozenset(("structure", "list", "map"))
-_NOT_COPIED = _CONTAINERS | {"blob"}
 
 
 def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = None) -> Any:
@@ -34,13 +34,9 @@ def walk(codec: "Codec", shape: Shape, node: Any, path: str = "", names: Any = N
     kind = shape.type_name
     if kind == "structure":
         out: dict = {}
-        copies = codec.copies_scalars
         for key, member, child, child_path, member_names in codec.members(shape, node, path):
-            if copies and child is not None and member.type_name not in _NOT_COPIED:
-                value = child  # most members of a response: no call at all
-            else:
-                value = _child(codec, member, child, child_path, member_names)
-            if value is not None or codec.keep_absent:
+            value = _child(codec, member, child, child_path, member_names)
+            if value is not None:
                 out[key] = value
         return out
     if kind == "list":
@@ -64,24 +60,16 @@ def _child(codec: "Codec", shape: Shape, node: Any, path: str, names: Any) -> An
     kind = shape.type_name
     if kind in _CONTAINERS:
         return walk(codec, shape, node, path, names)
-    if codec.copies_scalars and kind != "blob":
-        return node
     return codec.leaf(shape, node, path)
 
 
 class Codec:
     """One protocol's side of ``walk``, reading or writing."""
 
-    keep_absent = False  # whether an absent member is in the target (as None) or left out
-    # Whether a scalar other than a blob is its own target value (the JSON writers),
-    # so the walk copies it without asking leaf().
-    copies_scalars = False
-
     def members(self, shape: Shape, node: Any, path: str) -> Iterable[tuple[str, Shape, Any, str, Any]]:
         """(target key, member shape, source value, path, wire names) of the members of ``node``.
 
-        A member need not be listed when it is absent, but must be, as None,
-        when ``keep_absent``. The wire names are the codec's own; ``walk``
+        A member need not be listed when it is absent. The wire names are the codec's own; ``walk``
         hands them to ``elements``, ``entries``, ``as_list`` and ``as_map``.
         """
         # A list, not a generator: this runs for every structure of every response.

@@ -83,10 +83,10 @@ def _peek(request: Request, app, rest: str) -> Response:
                 raise SqsError("MissingParameter", "The request must contain the parameter QueueUrl.")
             queue = ctx.queue(url)
         output = peek_messages(queue, _true(request, "ShowInvisible"), _true(request, "ShowDelayed"))
-        response = protocol.serialize_result("query", "ReceiveMessage", output, request_id)
+        answer = protocol.serialize_result("query", "ReceiveMessage", output, request_id)
     except SqsError as error:
-        response = protocol.serialize_error("query", error, request_id)
-    return _as_json(response) if _wants_json(request) else response
+        answer = protocol.serialize_error("query", error, request_id)
+    return _as_json(answer) if _wants_json(request) else answer.response()
 
 
 def _receive(request: Request, app) -> Response:
@@ -101,9 +101,9 @@ def _receive(request: Request, app) -> Response:
                 "InvalidAction", f"{MESSAGES} answers only ReceiveMessage (a peek); send {operation} to the endpoint."
             )
         output = peek_messages(_context(request, app).queue(params["QueueUrl"]))
-        return protocol.serialize_result(wire, operation, output, request_id)
+        return protocol.serialize_result(wire, operation, output, request_id).response()
     except SqsError as error:
-        return protocol.serialize_error(wire, error, request_id)
+        return protocol.serialize_error(wire, error, request_id).response()
 
 
 def _context(request: Request, app) -> api.Context:
@@ -127,11 +127,11 @@ def _wants_json(request: Request) -> bool:
     return accept["application/json"] > accept["text/xml"]
 
 
-def _as_json(response: Response) -> Response:
+def _as_json(answer: protocol.Answer) -> Response:
     """LocalStack's JSON form of a query-protocol answer: the XML's tree, repeated elements as lists."""
-    tree = xmltodict.parse(response.get_data(), xml_attribs=False, force_list=_repeated)
-    converted = Response(json.dumps(tree), status=response.status_code, mimetype="application/json")
-    converted.headers["x-amzn-RequestId"] = response.headers.get("x-amzn-RequestId", "")
+    tree = xmltodict.parse(answer.body, xml_attribs=False, force_list=_repeated)
+    converted = Response(json.dumps(tree), status=answer.status, mimetype="application/json")
+    converted.headers["x-amzn-RequestId"] = answer.header("x-amzn-RequestId") or ""
     return converted
 
 

@@ -123,9 +123,19 @@ class Guard:
         return response
 
     def add_cors(self, request: Request, response: Response) -> None:
+        for name, value in self.cors_headers(request):
+            if name == "Vary":
+                response.headers.add(name, value)
+            else:
+                response.headers[name] = value
+
+    def cors_headers(self, request: Request) -> list[tuple[str, str]]:
+        """The CORS headers the answer to `request` carries (none unless its origin is allowed)."""
         origin = request.environ.get("HTTP_ORIGIN")
         if origin is None or not self.cors_allowed(origin):
-            return
-        response.headers["Access-Control-Allow-Origin"] = origin
-        response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED
-        response.headers.add("Vary", "Origin")
+            return []
+        return [
+            ("Access-Control-Allow-Origin", origin),
+            ("Access-Control-Expose-Headers", CORS_EXPOSED),
+            ("Vary", "Origin"),
+        ]

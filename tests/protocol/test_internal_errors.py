@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from emulator.protocol import awsjson, awsquery
+from emulator.protocol import awsjson, awsquery, prepared_json
 from emulator.server.build import Options, http_limits
 from emulator.server.http import HttpServer
 
@@ -46,7 +46,7 @@ SECRET = "secret-value-4711"  # a request value the error line must not show
 
 
 def _broken_walk(*args, **kwargs):
-    raise RuntimeError(f"a bug in the shape walker reading {args[2]!r}")
+    raise RuntimeError(f"a bug in the shape walker reading {args[-1]!r}")  # walk(codec, shape, node), read(shape, node)
 
 
 def _assert_logged(caplog) -> None:
@@ -59,7 +59,7 @@ def _assert_logged(caplog) -> None:
 
 
 def test_json_parser_bug_is_internal_failure(port, monkeypatch, caplog):
-    monkeypatch.setattr(awsjson, "walk", _broken_walk)
+    monkeypatch.setattr(prepared_json, "read", _broken_walk)
     headers = {"X-Amz-Target": "AmazonSQS.ListQueues", "Content-Type": awsjson.CONTENT_TYPE}
     with caplog.at_level(logging.DEBUG, logger="emulator"):
         status, response_headers, body = _post(port, "/", json.dumps({"QueueNamePrefix": SECRET}), headers)

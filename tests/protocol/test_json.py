@@ -8,6 +8,7 @@ from botocore.parsers import create_parser
 
 from emulator import protocol
 from emulator.errors import SqsError, queue_does_not_exist
+from emulator.protocol import awsjson
 
 from .support import (
     HOST,
@@ -69,7 +70,7 @@ def test_json_content_type_without_target():
 
 
 def test_json_errors():
-    response = protocol.serialize_error("json", queue_does_not_exist(), RID)
+    response = protocol.serialize_error("json", queue_does_not_exist(), RID).response()
     assert response.status_code == 400
     assert response.headers["x-amzn-query-error"] == "AWS.SimpleQueueService.NonExistentQueue;Sender"
     assert json.loads(response.get_data()) == {
@@ -84,7 +85,7 @@ def test_json_errors():
         "QueryErrorCode": "QueueDoesNotExist",
     }
 
-    response = protocol.serialize_error("json", SqsError("PurgeQueueInProgress", "wait"), RID)
+    response = protocol.serialize_error("json", SqsError("PurgeQueueInProgress", "wait"), RID).response()
     parsed = parse_response(JSON_MODEL, "json", "PurgeQueue", response)
     assert response.status_code == 403
     assert parsed["Error"]["Code"] == "AWS.SimpleQueueService.PurgeQueueInProgress"
@@ -98,7 +99,7 @@ def test_boto3_client_error_class():
     client = boto3.client(
         "sqs", region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test", endpoint_url=HOST
     )
-    response = protocol.serialize_error("json", queue_does_not_exist(), RID)
+    response = protocol.serialize_error("json", queue_does_not_exist(), RID).response()
     raw = {"status_code": 400, "headers": HeadersDict(dict(response.headers)), "body": response.get_data()}
     parsed = create_parser("json").parse(raw, JSON_MODEL.operation_model("GetQueueUrl").output_shape)
     error_class = client.exceptions.from_code(parsed["Error"]["QueryErrorCode"])
@@ -111,3 +112,21 @@ def test_json_nested_deeper_than_python_goes_is_the_clients(depth):
     body = '{"QueueName": ' + "[" * depth + "]" * depth + "}"
     err = parse_error(raw_request(headers={"X-Amz-Target": "AmazonSQS.GetQueueUrl"}, data=body))
     assert err.name == "InvalidParameterValue"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"MaxNumberOfMessages": 18446744073709551616}',  # past 64 bits: orjson would read a float
+        b'{"MaxNumberOfMessages": -9223372036854775809}',
+        b'{"MaxNumberOfMessages": 1e400}',
+        b'{"MaxNumberOfMessages": NaN}',
+        b'{"QueueUrl": "\\ud800"}',  # a lone surrogate escape
+        b'{"QueueUrl": "\\u00e9\\ud83d\\ude00", "VisibilityTimeout": 1.5}',
+        '{"QueueUrl": "q"}'.encode("utf-16"),
+        b'\xef\xbb\xbf{"QueueUrl": "q"}',
+        b'{"QueueUrl": "q", "QueueUrl": "r"}',
+    ],
+)
+def test_bodies_decode_as_the_standard_library_reads_them(raw):
+    assert repr(awsjson._decoded(raw)) == repr(json.loads(raw))

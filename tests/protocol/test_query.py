@@ -71,7 +71,7 @@ def test_query_bad_int_and_bool_and_blob():
 
 def test_query_xml_layout():
     out = {"Messages": [{"MessageId": "m", "MessageAttributes": {"x": {"DataType": "String", "StringValue": "v"}}}]}
-    text = protocol.serialize_result("query", "ReceiveMessage", out, RID).get_data(as_text=True)
+    text = protocol.serialize_result("query", "ReceiveMessage", out, RID).response().get_data(as_text=True)
     assert '<ReceiveMessageResponse xmlns="http://queue.amazonaws.com/doc/2012-11-05/">' in text
     assert (
         "<ReceiveMessageResult><Message><MessageId>m</MessageId><MessageAttribute><Name>x</Name>"
@@ -80,7 +80,7 @@ def test_query_xml_layout():
 
 
 def test_query_errors(query_model):
-    response = protocol.serialize_error("query", queue_does_not_exist(), RID)
+    response = protocol.serialize_error("query", queue_does_not_exist(), RID).response()
     assert response.status_code == 400 and response.content_type == "text/xml"
     assert "<Detail/>" in response.get_data(as_text=True)
     parsed = parse_response(query_model, "query", "GetQueueUrl", response)
@@ -92,7 +92,7 @@ def test_query_errors(query_model):
     }
     assert parsed["ResponseMetadata"]["RequestId"] == RID
 
-    response = protocol.serialize_error("query", SqsError("InternalFailure", "boom"), RID)
+    response = protocol.serialize_error("query", SqsError("InternalFailure", "boom"), RID).response()
     parsed = parse_response(query_model, "query", "GetQueueUrl", response)
     assert response.status_code == 500
     assert (parsed["Error"]["Type"], parsed["Error"]["Code"]) == ("Receiver", "InternalFailure")

@@ -28,7 +28,7 @@ def test_result_is_the_xml_tree_with_nulls():
         "Attributes": {"SenderId": "s"},
         "MessageAttributes": {"bin": {"DataType": "Binary", "BinaryValue": b"\x00\xff"}},
     }
-    body = _json(protocol.serialize_result("query-json", "ReceiveMessage", {"Messages": [message]}, RID))
+    body = _json(protocol.serialize_result("query-json", "ReceiveMessage", {"Messages": [message]}, RID).response())
     (sent,) = body["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"]
     assert sent["Attributes"] == {"SenderId": "s"}
     assert sent["MessageAttributes"]["bin"] == {
@@ -40,17 +40,17 @@ def test_result_is_the_xml_tree_with_nulls():
     }
     assert sent["ReceiptHandle"] is None and sent["MD5OfMessageAttributes"] is None
     assert body["ReceiveMessageResponse"]["ResponseMetadata"] == {"RequestId": RID}
-    empty = _json(protocol.serialize_result("query-json", "ReceiveMessage", {}, RID))
+    empty = _json(protocol.serialize_result("query-json", "ReceiveMessage", {}, RID).response())
     assert empty["ReceiveMessageResponse"]["ReceiveMessageResult"] == {"messages": None}
 
 
 def test_aws_names_of_result_members():
-    body = _json(protocol.serialize_result("query-json", "ListQueues", {"QueueUrls": [QURL]}, RID))
+    body = _json(protocol.serialize_result("query-json", "ListQueues", {"QueueUrls": [QURL]}, RID).response())
     assert body["ListQueuesResponse"]["ListQueuesResult"] == {"queueUrls": [QURL], "NextToken": None}
 
 
 def test_error():
-    response = protocol.serialize_error("query-json", queue_does_not_exist(), RID)
+    response = protocol.serialize_error("query-json", queue_does_not_exist(), RID).response()
     assert response.status_code == 400
     assert _json(response) == {
         "ErrorResponse": {

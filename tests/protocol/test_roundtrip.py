@@ -128,7 +128,7 @@ def test_request_roundtrip(make_request, operation, params):
 
 def test_receive_message_output(proto_model):
     proto, model = proto_model
-    response = protocol.serialize_result(proto, "ReceiveMessage", RECEIVE_OUTPUT, RID)
+    response = protocol.serialize_result(proto, "ReceiveMessage", RECEIVE_OUTPUT, RID).response()
     assert response.status_code == 200
     parsed = parse_response(model, proto, "ReceiveMessage", response)
     assert parsed.pop("ResponseMetadata")["RequestId"] == RID
@@ -139,10 +139,12 @@ def test_single_message_list_and_empty_receive(proto_model):
     proto, model = proto_model
     one = {"Messages": [{"MessageId": "m", "Body": "b", "Attributes": {"SenderId": "s"}}]}
     parsed = parse_response(
-        model, proto, "ReceiveMessage", protocol.serialize_result(proto, "ReceiveMessage", one, RID)
+        model, proto, "ReceiveMessage", protocol.serialize_result(proto, "ReceiveMessage", one, RID).response()
     )
     assert parsed["Messages"] == one["Messages"]
-    parsed = parse_response(model, proto, "ReceiveMessage", protocol.serialize_result(proto, "ReceiveMessage", {}, RID))
+    parsed = parse_response(
+        model, proto, "ReceiveMessage", protocol.serialize_result(proto, "ReceiveMessage", {}, RID).response()
+    )
     assert "Messages" not in parsed
 
 
@@ -178,7 +180,7 @@ def test_single_message_list_and_empty_receive(proto_model):
 )
 def test_result_roundtrip(proto_model, operation, output):
     proto, model = proto_model
-    response = protocol.serialize_result(proto, operation, output, RID)
+    response = protocol.serialize_result(proto, operation, output, RID).response()
     parsed = parse_response(model, proto, operation, response)
     parsed.pop("ResponseMetadata")
     expected = {k: v for k, v in output.items() if v != []}
@@ -190,14 +192,14 @@ def test_result_roundtrip(proto_model, operation, output):
 def test_every_operation_serializes_empty_output():
     for name in JSON_MODEL.operation_names:
         for proto in ("json", "query"):
-            assert protocol.serialize_result(proto, name, {}, RID).status_code == 200
+            assert protocol.serialize_result(proto, name, {}, RID).response().status_code == 200
 
 
 def test_empty_output_operations():
-    response = protocol.serialize_result("query", "DeleteMessage", {}, RID)
+    response = protocol.serialize_result("query", "DeleteMessage", {}, RID).response()
     assert response.content_type == "text/xml"
     text = response.get_data(as_text=True)
     assert "<DeleteMessageResponse" in text and "Result" not in text and f"<RequestId>{RID}</RequestId>" in text
-    response = protocol.serialize_result("json", "DeleteMessage", None, RID)
+    response = protocol.serialize_result("json", "DeleteMessage", None, RID).response()
     assert response.content_type == "application/x-amz-json-1.0"
     assert json.loads(response.get_data()) == {}
