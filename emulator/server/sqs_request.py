@@ -13,14 +13,12 @@ protocol layers read it as any werkzeug Request. It is not left in its environ
 
 import functools
 
-# werkzeug's own decoding of a path from its WSGI form (latin-1 text of UTF-8 bytes), as its Request does.
-from werkzeug._internal import _wsgi_decoding_dance
 from werkzeug.datastructures import EnvironHeaders
 from werkzeug.http import parse_options_header
 from werkzeug.sansio.utils import get_host
 from werkzeug.utils import cached_property
 from werkzeug.wrappers import Request
-from werkzeug.wsgi import _get_server, get_input_stream
+from werkzeug.wsgi import get_input_stream
 
 
 class SqsRequest(Request):
@@ -31,7 +29,7 @@ class SqsRequest(Request):
         self.shallow = False
         self.method = environ.get("REQUEST_METHOD", "GET").upper()
         self.scheme = environ.get("wsgi.url_scheme", "http")
-        self.path = "/" + _wsgi_decoding_dance(environ.get("PATH_INFO") or "").lstrip("/")
+        self.path = "/" + _wsgi_text(environ.get("PATH_INFO") or "").lstrip("/")
         self.query_string = environ.get("QUERY_STRING", "").encode("latin1")
         self.remote_addr = environ.get("REMOTE_ADDR")
         header = environ.get("HTTP_HOST")
@@ -43,11 +41,13 @@ class SqsRequest(Request):
 
     @cached_property
     def server(self) -> tuple[str, int | None] | None:
-        return _get_server(self.environ)
+        # PEP 3333's address of the server, read as werkzeug's Request reads it when made.
+        name, port = self.environ.get("SERVER_NAME"), self.environ.get("SERVER_PORT", "")
+        return None if name is None else (name, int(port) if port.isdigit() else None)
 
     @cached_property
     def root_path(self) -> str:
-        return _wsgi_decoding_dance(self.environ.get("SCRIPT_NAME") or "").rstrip("/")
+        return _wsgi_text(self.environ.get("SCRIPT_NAME") or "").rstrip("/")
 
     @property
     def mimetype(self) -> str:
@@ -58,6 +58,11 @@ class SqsRequest(Request):
         if "wsgi.input_terminated" in self.environ:  # waitress's input ends with the body
             return self.environ["wsgi.input"]
         return get_input_stream(self.environ, max_content_length=self.max_content_length)
+
+
+def _wsgi_text(value: str) -> str:
+    """A path from its WSGI form (PEP 3333: UTF-8 bytes as latin-1 text), as werkzeug decodes it."""
+    return value.encode("latin1").decode(errors="replace")
 
 
 # A client sends the same Host and content type again and again.
