@@ -9,7 +9,7 @@ the attributes IsVisible and IsDelayed.
 
 import sys
 
-from emulator.api.messages import _received  # a peeked message reads as a received one
+from emulator.api.received import received_message  # a peeked message reads as a received one
 from emulator.engine.message import Delivery, Message, State
 from emulator.engine.queue import Queue
 
@@ -30,7 +30,7 @@ def peek_messages(queue: Queue, show_invisible: bool = False, show_delayed: bool
     marked = show_invisible or show_delayed
     messages = []
     for state, delivery in found:
-        message = _received(delivery, set(ALL), ALL)
+        message = received_message(delivery, set(ALL), ALL)
         if marked:
             message["Attributes"]["IsVisible"] = _flag(state is State.VISIBLE)
             message["Attributes"]["IsDelayed"] = _flag(state is State.DELAYED)
