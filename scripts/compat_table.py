@@ -20,14 +20,15 @@ import botocore.session
 
 LINE = re.compile(r"emulator\.requests: \S+ \S+ (json|query) (\w+) (\d{3}) [\d.]+ms client=(\S+)")
 START, END = "<!-- compat-table:start -->", "<!-- compat-table:end -->"
-CLIENT_NAMES = {"boto3": "boto3", "aws-cli": "AWS CLI", "aws-sdk-js": "JS SDK v3", "python-urllib": "raw HTTP"}
+CLIENT_NAMES = {"boto3": "boto3", "aws-cli": "AWS CLI", "aws-sdk-js": "JS SDK v3"}
 # kombu's asynchronous pycurl client (Celery's SQS transport), and the dashboard in headless chromium
 BROWSER_STYLE = {"pycurl": "kombu/pycurl", "browser": "dashboard (browser)"}
 
 
 def client_label(token: str, protocol: str) -> str:
     name, _, version = token.partition("/")
-    if token == "-" or not version:
+    # urllib's version is the test's Python, not a client's: one raw HTTP column per protocol
+    if token == "-" or not version or name.lower() == "python-urllib":
         return f"raw HTTP ({protocol})"
     if name in BROWSER_STYLE:  # the server names these (emulator/server/app.py _client)
         return f"{BROWSER_STYLE[name]} ({protocol})"
