@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass
 
 from emulator import limits
+from emulator.engine import collector
 from emulator.engine.broker import Broker
 from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.engine.waits import DEFAULT_MAX_WAITS
@@ -142,6 +143,7 @@ def build(options: Options, listen: bool = True) -> Emulator:
         broker.close()
         store.close()
         raise
+    collector.freeze()  # what start-up loaded (the service model, modules, configured queues) lives as long as the process
     return Emulator(store, broker, app, http, admin_token)
 
 

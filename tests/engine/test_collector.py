@@ -6,6 +6,7 @@ import pytest
 from engine_support import ACCOUNT, REGION, send
 
 from emulator.engine import collector
+from emulator.server.build import Options, build
 
 
 @pytest.fixture
@@ -42,3 +43,14 @@ def test_deleting_a_queue_thaws_so_its_cycles_are_collected(broker, thawed):
     assert gc.get_freeze_count() > 0
     broker.delete_queue(queue)
     assert gc.get_freeze_count() == 0
+
+
+def test_what_start_up_loaded_is_frozen(thawed):
+    # The first full collection after start-up would otherwise walk the whole service
+    # model and every module, once, in the middle of some request.
+    emulator = build(Options(port=0), listen=False)
+    try:
+        assert gc.get_freeze_count() > 0
+        assert not any(obj is emulator.app for obj in gc.get_objects())
+    finally:
+        emulator.close()
