@@ -6,7 +6,6 @@ are type checks and base64 for blobs.
 
 import functools
 import json
-import re
 
 import orjson
 from werkzeug.wrappers import Request
@@ -24,7 +23,10 @@ from .model import (
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
 # orjson reads an integer past 64 bits as a float; the standard library keeps it whole.
-_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+# A run of 19 digits is found as a plain substring once every digit reads "0" and every
+# other byte " ": about 20 times faster than re's search for [0-9]{19} over a batch's body.
+_DIGITS_AS_ZEROS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+_LONG_NUMBER = b"0" * 19
 
 
 @functools.cache
@@ -37,7 +39,7 @@ def _decoded(raw: bytes):
     surrogates, NaN, other encodings than UTF-8 and long integers are all its own),
     by orjson, about four times faster, whenever orjson reads it alike: any body
     orjson refuses, or with a number of 19 digits or more, goes to the standard library."""
-    if _LONG_NUMBER.search(raw) is None:
+    if _LONG_NUMBER not in raw.translate(_DIGITS_AS_ZEROS):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:

@@ -119,6 +119,7 @@ def test_json_nested_deeper_than_python_goes_is_the_clients(depth):
     [
         b'{"MaxNumberOfMessages": 18446744073709551616}',  # past 64 bits: orjson would read a float
         b'{"MaxNumberOfMessages": -9223372036854775809}',
+        b'{"Entries": [{"Id": "1", "DelaySeconds": 99999999999999999999999}], "QueueUrl": "0000000000"}',
         b'{"MaxNumberOfMessages": 1e400}',
         b'{"MaxNumberOfMessages": NaN}',
         b'{"QueueUrl": "\\ud800"}',  # a lone surrogate escape
