@@ -399,8 +399,8 @@ def fig_batch_send(server, client, args) -> dict:
     try:
         warm_up(client, url)
         with Meter(server) as m:
-            sent = send_batches(client, url, args.n, deadline=time.monotonic() + args.phase_budget)
-        return budget_note(per_msg(m, sent), sent, args.n, args.phase_budget, "batch sends")
+            sent = send_batches(client, url, args.batch_n, deadline=time.monotonic() + args.phase_budget)
+        return budget_note(per_msg(m, sent), sent, args.batch_n, args.phase_budget, "batch sends")
     finally:
         drop_queue(client, url)
 
@@ -409,7 +409,7 @@ def fig_receive_delete(server, client, args) -> dict:
     url = new_queue(client, "recv")
     try:
         warm_up(client, url)
-        filled = fill(server, url, args.n, deadline=time.monotonic() + args.phase_budget)
+        filled = fill(server, url, args.batch_n, deadline=time.monotonic() + args.phase_budget)
         received = 0
         empty_in_a_row = 0
         max_calls = filled // 10 * 3 + 50  # bounded even if the server misbehaves
@@ -432,9 +432,9 @@ def fig_receive_delete(server, client, args) -> dict:
                 )
                 received += len(msgs)
         out = per_msg(m, received)
-        if received != args.n:
+        if received != args.batch_n:
             out["note"] = (
-                f"filled {filled:,} of {args.n:,} (fill budget {args.phase_budget:.0f} s), drained {received:,}"
+                f"filled {filled:,} of {args.batch_n:,} (fill budget {args.phase_budget:.0f} s), drained {received:,}"
             )
         return out
     finally:
@@ -1114,7 +1114,13 @@ def parse_args(argv=None):
         help="short run (< 2 min): N=300, smaller counts everywhere, in-process depths to 100,000, "
         "server depths to 10,000, the memory scenarios at a tenth (not judged), short budgets",
     )
-    p.add_argument("-n", type=int, help="messages for send / batch / recv+delete (default 2000)")
+    p.add_argument("-n", type=int, help="messages for the SendMessage figure (default 2000)")
+    p.add_argument(
+        "--batch-n",
+        type=int,
+        # psutil reads server CPU in 10 ms ticks: 200 batch requests were a few ticks, +-15%
+        help="messages for the batch and recv+delete figures (default 5 x -n)",
+    )
     p.add_argument("-k", type=int, help="receives timed at each server depth (default 1000, quick 200)")
     p.add_argument("-m", type=int, help="messages for the server memory figure (default 50000)")
     p.add_argument(
@@ -1131,7 +1137,10 @@ def parse_args(argv=None):
         "--rounds", type=int, help="send+receive+delete rounds at each in-process depth (default 3000, quick 1000)"
     )
     p.add_argument("--triples", type=int, help="engine triples per figure (default 200000, quick 50000)")
-    p.add_argument("--inprocess-n", type=int, default=2000, help="messages per in-process figure (default 2000)")
+    p.add_argument("--inprocess-n", type=int, help="messages per in-process figure (default 5000, quick 2000)")
+    p.add_argument(
+        "--inprocess-rounds", type=int, help="in-process rounds per tree, their median kept (default 5, quick 1)"
+    )
     p.add_argument(
         "--baseline",
         metavar="TREE",
@@ -1181,6 +1190,9 @@ def parse_args(argv=None):
 
     quick = args.quick
     args.n = args.n or (300 if quick else 2000)
+    args.batch_n = args.batch_n or 5 * args.n
+    args.inprocess_n = args.inprocess_n or (2000 if quick else 5000)
+    args.inprocess_rounds = args.inprocess_rounds or (1 if quick else 5)
     args.k = args.k or (200 if quick else 1000)
     args.m = args.m or (5_000 if quick else 50_000)
     args.polls = args.polls or (20 if quick else 100)
@@ -1257,11 +1269,12 @@ print(json.dumps({w: bench_inprocess.run(bench_inprocess.Client(emulator.app, w)
 
 
 def inprocess(args) -> dict:
-    """scripts/bench_inprocess.py's figures, JSON and query, `repeat` rounds; with --baseline,
-    that tree's rounds alternate with this one's (A, B, A, B). Means kept, every round in "rounds"."""
+    """scripts/bench_inprocess.py's figures, JSON and query, `inprocess_rounds` rounds; with --baseline,
+    that tree's rounds alternate with this one's (A, B, A, B). Medians kept (a round the shared
+    machine slowed moves no verdict), every round in "rounds"."""
     trees = {"": TREE} | ({"baseline_": os.path.abspath(args.baseline)} if args.baseline else {})
     rounds: dict[str, list[dict]] = {prefix: [] for prefix in trees}
-    for _ in range(args.repeat):
+    for _ in range(args.inprocess_rounds):
         for prefix, tree in trees.items():
             env = dict(os.environ, PYTHONPATH=os.pathsep.join([tree, HERE]))
             done = subprocess.run(
@@ -1277,7 +1290,7 @@ def inprocess(args) -> dict:
     for prefix, runs in rounds.items():
         for wire in ("json", "query"):
             for figure in runs[0][wire]:
-                out[f"{prefix}{wire}_{figure}"] = statistics.mean(r[wire][figure] for r in runs)
+                out[f"{prefix}{wire}_{figure}"] = statistics.median(r[wire][figure] for r in runs)
     return out
 
 
