@@ -6,8 +6,9 @@ import struct
 from typing import Any
 
 
-def md5_of_body(body: str) -> str:
-    return hashlib.md5(body.encode("utf-8")).hexdigest()
+def md5_of_body(encoded: bytes) -> str:
+    """Of the body's UTF-8 bytes (a send has them already: it counts them against the size limit)."""
+    return hashlib.md5(encoded).hexdigest()
 
 
 def _length_prefixed(data: bytes) -> bytes:

@@ -98,13 +98,16 @@ def change_message_visibility_batch(ctx: Context, params: dict) -> dict:
 
 
 def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tuple[Message, int]:
+    settings = queue.settings
     body = validation.body(entry.get("MessageBody"))
+    encoded = body.encode()
     attributes = entry.get("MessageAttributes") or {}
-    size = len(body.encode()) + validation.message_attributes(attributes)
-    if size > queue.maximum_message_size:
-        raise invalid_reason(f"Message must be shorter than {queue.maximum_message_size} bytes.")
+    size = len(encoded) + validation.message_attributes(attributes) if attributes else len(encoded)
+    if size > settings.maximum_message_size:
+        raise invalid_reason(f"Message must be shorter than {settings.maximum_message_size} bytes.")
     system_attributes = entry.get("MessageSystemAttributes") or {}
-    validation.system_attributes(system_attributes)
+    if system_attributes:
+        validation.system_attributes(system_attributes)
     if ctx.trace_header and "AWSTraceHeader" not in system_attributes:
         # X-Ray's HTTP header becomes the attribute; one given in the request wins.
         trace = {"DataType": "String", "StringValue": ctx.trace_header}
@@ -137,7 +140,7 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
         validation.group_or_dedup_id("MessageGroupId", group_id)
     if dedup_id is not None:
         validation.group_or_dedup_id("MessageDeduplicationId", dedup_id)
-    delay = queue.delay_seconds if queue.fifo else entry.get("DelaySeconds", queue.delay_seconds)
+    delay = settings.delay_seconds if queue.fifo else entry.get("DelaySeconds", settings.delay_seconds)
     if not 0 <= delay <= limits.MAX_DELAY_SECONDS:
         raise invalid_parameter(
             f"Value {delay} for parameter DelaySeconds is invalid. "
@@ -148,8 +151,8 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
         body,
         attributes,
         system_attributes,
-        digests.md5_of_body(body),
-        digests.md5_of_attributes(attributes),
+        digests.md5_of_body(encoded),
+        digests.md5_of_attributes(attributes) if attributes else None,
         ctx.sender_id,
         group_id,
         dedup_id,
@@ -175,9 +178,9 @@ def _sent(message: Message, stored: Sent, entry: dict) -> dict:
     # The digest of the system attributes the request carried, which is what an
     # SDK checks (the Kotlin SDK, only when it sent some); a trace that came only
     # from the X-Amzn-Trace-Id header adds none.
-    system_md5 = digests.md5_of_attributes(entry.get("MessageSystemAttributes") or {})
-    if system_md5:
-        result["MD5OfMessageSystemAttributes"] = system_md5
+    system_attributes = entry.get("MessageSystemAttributes")
+    if system_attributes:
+        result["MD5OfMessageSystemAttributes"] = digests.md5_of_attributes(system_attributes)
     if stored.sequence_number is not None:
         result["SequenceNumber"] = stored.sequence_number
     return result
