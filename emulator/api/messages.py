@@ -172,9 +172,10 @@ def _entry_size(entry: dict) -> int:
 def _sent(message: Message, stored: Sent, entry: dict) -> dict:
     """The digests of what was sent; the id (and FIFO sequence number) of what the queue
     keeps, which for a FIFO duplicate is the original message."""
-    result = {"MessageId": stored.message_id, "MD5OfMessageBody": message.md5_of_body}
-    if message.md5_of_attributes:
-        result["MD5OfMessageAttributes"] = message.md5_of_attributes
+    result: dict = {"MessageId": stored.message_id, "MD5OfMessageBody": message.md5_of_body}
+    attributes_md5 = message.md5_of_attributes
+    if attributes_md5:
+        result["MD5OfMessageAttributes"] = attributes_md5
     # The digest of the system attributes the request carried, which is what an
     # SDK checks (the Kotlin SDK, only when it sent some); a trace that came only
     # from the X-Amzn-Trace-Id header adds none.
