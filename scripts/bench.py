@@ -50,7 +50,7 @@ With --store, instead: the persistence figures (scripts/bench_store.py), the
 emulator in memory beside --sync off, interval and always.
 
 Usage:
-  python scripts/bench.py                         # every figure, 8 to 10 min
+  python scripts/bench.py                         # every figure, 5 to 10 min
   python scripts/bench.py --quick                 # < 2 min: smaller, see --help
   python scripts/bench.py --baseline /tmp/base    # in-process figure beside another checkout
   python scripts/bench.py --store                 # persistence figures, ~5 min
