@@ -24,21 +24,22 @@ import tracemalloc
 
 import bench_inprocess
 
-from emulator.api.ids import new_uuid
+from emulator.api.ids import new_uuid_bytes
 from emulator.engine.broker import Broker
 from emulator.engine.message import Message
 from emulator.server.build import Options, build
 
 BODY = "x" * 256
-MD5 = "0" * 32  # the engine takes the digest the api layer computed; its value does not matter here
+MD5 = bytes(16)  # the engine takes the digest the api layer computed; its value does not matter here
 KINDS = (("standard", 0), ("fifo1", 1), ("fifo1000", 1000))
 
 
-def engine_message(message_id: str, group: int | None = None) -> Message:
-    """The one place this script builds an engine message (its constructor may change)."""
+def engine_message(message_id: bytes, group: int | None = None) -> Message:
+    """The one place this script builds an engine message (its constructor may change),
+    from its id's 16 bytes, as the api layer makes it."""
     if group is None:
-        return Message(message_id, BODY, {}, {}, MD5, None, "bench")
-    return Message(message_id, BODY, {}, {}, MD5, None, "bench", f"g{group}", message_id)
+        return Message(message_id + MD5, BODY, {}, {}, None, "bench")
+    return Message(message_id + MD5, BODY, {}, {}, None, "bench", f"g{group}", message_id.hex())
 
 
 # -- engine triples --------------------------------------------------------------
@@ -48,7 +49,7 @@ def engine_triples(n: int) -> dict:
     """Triples per CPU second (process time: the machine is shared), batches of 10 and singles."""
     broker = Broker()
     queue, _ = broker.create_queue("000000000000", "us-east-1", "triples", {})
-    ids = [new_uuid() for _ in range(n)]
+    ids = [new_uuid_bytes() for _ in range(n)]
     cpu = time.process_time
     started = cpu()
     for i in range(0, n, 10):
@@ -188,7 +189,7 @@ def _fill(queue, groups: int, start: int, stop: int) -> None:
     """Messages start..stop through the engine's send, 10 a call (FIFO: spread over the groups)."""
     for first in range(start, stop, 10):
         last = min(first + 10, stop)
-        queue.send([(engine_message(new_uuid(), i % groups if groups else None), 0) for i in range(first, last)])
+        queue.send([(engine_message(new_uuid_bytes(), i % groups if groups else None), 0) for i in range(first, last)])
 
 
 def _rounds(app: App, url: str, groups: int, rounds: int, tag: str) -> dict:

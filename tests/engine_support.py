@@ -20,8 +20,8 @@ T0 = 1_000_000.0  # a round start time keeps the clock's arithmetic exact
 
 
 def make_message(body: str = "hello", group_id: str | None = None, dedup_id: str | None = None) -> Message:
-    md5 = hashlib.md5(body.encode()).hexdigest()
-    return Message(str(uuid.uuid4()), body, {}, {}, md5, None, "AIDATEST", group_id, dedup_id)
+    key = uuid.uuid4().bytes + hashlib.md5(body.encode()).digest()
+    return Message(key, body, {}, {}, None, "AIDATEST", group_id, dedup_id)
 
 
 def send(

@@ -6,9 +6,10 @@ import struct
 from typing import Any
 
 
-def md5_of_body(encoded: bytes) -> str:
-    """Of the body's UTF-8 bytes (a send has them already: it counts them against the size limit)."""
-    return hashlib.md5(encoded).hexdigest()
+def md5_of_body(encoded: bytes) -> bytes:
+    """Of the body's UTF-8 bytes (a send has them already: it counts them against the size limit);
+    the 16 bytes, which the engine keeps in the message's key."""
+    return hashlib.md5(encoded).digest()
 
 
 def _length_prefixed(data: bytes) -> bytes:

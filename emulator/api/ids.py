@@ -12,6 +12,11 @@ _CLEAR = ~((0xF << 76) | (0xC << 60))
 _SET = (0x4 << 76) | (0x8 << 60)
 
 
+def new_uuid_bytes() -> bytes:
+    """A random version 4 UUID's 16 bytes (a message id: the engine keeps it as bytes)."""
+    return ((getrandbits(128) & _CLEAR) | _SET).to_bytes(16, "big")
+
+
 def new_uuid() -> str:
     """A random version 4 UUID string: 36 characters, lower-case hex."""
     digits = f"{(getrandbits(128) & _CLEAR) | _SET:032x}"

@@ -147,11 +147,10 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
             f"Reason: DelaySeconds must be >= 0 and <= {limits.MAX_DELAY_SECONDS}."
         )
     message = Message(
-        ids.new_uuid(),
+        ids.new_uuid_bytes() + digests.md5_of_body(encoded),
         body,
         attributes,
         system_attributes,
-        digests.md5_of_body(encoded),
         digests.md5_of_attributes(attributes) if attributes else None,
         ctx.sender_id,
         group_id,
@@ -169,10 +168,10 @@ def _entry_size(entry: dict) -> int:
     return size
 
 
-def _sent(message: Message, stored: Sent, entry: dict) -> dict:
+def _sent(message: Message, stored: Message | Sent, entry: dict) -> dict:
     """The digests of what was sent; the id (and FIFO sequence number) of what the queue
     keeps, which for a FIFO duplicate is the original message."""
-    result: dict = {"MessageId": stored.message_id, "MD5OfMessageBody": message.md5_of_body}
+    result: dict = {"MessageId": stored.id, "MD5OfMessageBody": message.md5_of_body}
     attributes_md5 = message.md5_of_attributes
     if attributes_md5:
         result["MD5OfMessageAttributes"] = attributes_md5

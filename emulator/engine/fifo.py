@@ -212,17 +212,18 @@ class FifoQueue(Queue):
 
     # -- send: deduplication and sequence numbers --------------------------
 
-    def _accept(self, message: Message, now: float, delay: float) -> Sent:
+    def _accept(self, message: Message, now: float, delay: float) -> Message | Sent:
         if message.dedup_id is None:  # the api layer checked that the queue deduplicates by content
             message.dedup_id = hashlib.sha256(message.body.encode()).hexdigest()
         key = (message.group_id, message.dedup_id) if self.dedup_scope == "messageGroup" else message.dedup_id
         original = self._dedup.get(key)
         if original is not None:
             return original  # accepted, not delivered again
-        sent = super()._accept(message, now, delay)
+        super()._accept(message, now, delay)
+        sent = Sent(message.id, message.sequence_number)
         self._dedup.put(key, sent)
         self._journal.dedup_added(self, key, sent, now + DEDUP_WINDOW)
-        return sent
+        return message
 
     def restore_dedup(self, entries) -> None:
         """Put back (key, Sent, expires_at) deduplication ids a store kept, oldest first."""

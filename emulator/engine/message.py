@@ -82,12 +82,21 @@ def _kept_in(part: str, name: str) -> Any:
     return property(read, write, doc=f"{part}.{name}")
 
 
+def message_key(message_id: str, md5_of_body: str) -> bytes:
+    """A message's key from its id (a UUID) and body digest as text (a store keeps them so)."""
+    key = bytes.fromhex(message_id.replace("-", "") + md5_of_body)
+    if len(key) != 32 or len(message_id) != 36:
+        raise ValueError(f"not a UUID and an MD5 digest: {message_id!r}, {md5_of_body!r}")
+    return key
+
+
 class Message:
     """Fields set at send never change; the delivery fields change under the queue's lock.
 
     Kept small, since a queue may hold millions: the id (always a lower-case UUID)
     and the MD5 of the body share one bytes object of 32 bytes, `key` (a receipt
-    handle carries its first 16), both shown as text when read; the delivery
+    handle carries its first 16; message_key makes it from their text), both shown
+    as text when read; the delivery
     fields and the rare ones live in parts a message gets only when it needs them
     (DeliveryFields, RareFields), read through properties so that every reader
     sees plain fields. Only the queue's Deadlines sets `due` on a queued message.
@@ -108,20 +117,18 @@ class Message:
 
     def __init__(
         self,
-        message_id: str,
+        key: bytes,
         body: str,
         attributes: dict[str, dict[str, Any]],
         system_attributes: dict[str, dict[str, Any]],
-        md5_of_body: str,
         md5_of_attributes: str | None,
         sender_id: str,
         group_id: str | None = None,
         dedup_id: str | None = None,
     ):
-        # The id's 16 bytes, then the body digest's 16: 65 bytes where their text takes 134.
-        self.key = bytes.fromhex(message_id.replace("-", "") + md5_of_body)
-        if len(self.key) != 32 or len(message_id) != 36:
-            raise ValueError(f"not a UUID and an MD5 digest: {message_id!r}, {md5_of_body!r}")
+        if len(key) != 32:
+            raise ValueError(f"not a message key (16 bytes of id, 16 of body digest): {key!r}")
+        self.key = key
         self.body = body
         self.attributes = attributes or NO_ATTRIBUTES
         self.group_id = group_id  # on a standard queue: a fair-queue tenant
@@ -161,13 +168,12 @@ class Message:
         rare = self.rare_fields
         return None if rare is None or rare.attributes_md5 is None else rare.attributes_md5.hex()
 
-    def _copy(self, message_id: str) -> "Message":
+    def _copy(self, message_id: bytes) -> "Message":
         return Message(
-            message_id,
+            message_id + self.key[16:],
             self.body,
             self.attributes,
             self.system_attributes,
-            self.md5_of_body,
             self.md5_of_attributes,
             self.sender_id,
             self.group_id,
@@ -176,14 +182,14 @@ class Message:
 
     def dead_lettered(self, source_arn: str) -> "Message":
         """The same message for a dead-letter queue: id, attributes and receive count carry over."""
-        copy = self._copy(self.id)
+        copy = self._copy(self.key[:16])
         copy.receive_count = self.receive_count
         copy.first_receive_at = self.first_receive_at
         copy.dead_letter_source = source_arn
         return copy
 
-    def redriven(self, message_id: str) -> "Message":
-        """The message as a move task delivers it: a new message with the same content."""
+    def redriven(self, message_id: bytes) -> "Message":
+        """The message as a move task delivers it: a new message (its id's 16 bytes given) with the same content."""
         return self._copy(message_id)
 
     def snapshot(self) -> dict:
@@ -215,7 +221,9 @@ class Delivery(NamedTuple):
 
 
 class Sent(NamedTuple):
-    """What a send answers: the stored message's id (the original's, for a FIFO duplicate)."""
+    """What a FIFO queue's deduplication keeps of a message it took, to answer a duplicate
+    with: the original's id and sequence number. A send answers with the message it took,
+    or with this for a duplicate; both have `id` and `sequence_number`."""
 
-    message_id: str
+    id: str
     sequence_number: str | None

@@ -81,22 +81,23 @@ class Queue(QueueTransfers):
 
     # -- messages ---------------------------------------------------------
 
-    def send(self, batch: Iterable[tuple[Message, int]]) -> list[Sent]:
-        """Enqueue (message, delay seconds) pairs; a delay of 0 makes the message visible now."""
+    def send(self, batch: Iterable[tuple[Message, int]]) -> list[Message | Sent]:
+        """Enqueue (message, delay seconds) pairs; a delay of 0 makes the message visible now.
+        Answers each with the message taken, or what a FIFO queue kept of the original of a
+        duplicate (fifo.py): either has the `id` and `sequence_number` the caller answers with."""
         with self._lock:
             now = self._clock.now()
             sent = [self._accept(message, now, delay) for message, delay in batch]
         collector.took(len(sent))
         return sent
 
-    def _accept(self, message: Message, now: float, delay: float) -> Sent:
+    def _accept(self, message: Message, now: float, delay: float) -> Message | Sent:
         if self.faults and self.faults.delayed_visibility_seconds:
             delay += self.faults.delayed_visibility_seconds
             self.stats.delayed_visibilities += 1
         self._enqueue(message, now, delay)
         self.stats.sent += 1
-        rare = message.rare_fields  # a FIFO message's sequence number
-        return Sent(message.id, None if rare is None else rare.sequence_number)
+        return message
 
     def receive(
         self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None

@@ -45,7 +45,7 @@ def move_out(states, now: float, limit: int, destination: Callable[[Message], ob
             target = destination(message)
             outcome = Transfer.NO_TARGET
             if target is not None:
-                outcome = transfer(states, message, target, message.redriven(str(uuid.uuid4())), now)
+                outcome = transfer(states, message, target, message.redriven(uuid.uuid4().bytes), now)
             if outcome is not Transfer.MOVED:
                 break
             moved += 1

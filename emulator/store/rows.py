@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from emulator.engine.message import Message, Sent, State
+from emulator.engine.message import Message, Sent, State, message_key
 
 STATES = {state.value: state for state in State}
 
@@ -198,7 +198,7 @@ class AddDedup(
 
     @classmethod
     def of(cls, queue_id: int, key, sent: Sent, expires_at: float) -> "AddDedup":
-        return cls(queue_id, json.dumps(key), sent.message_id, sent.sequence_number, expires_at)
+        return cls(queue_id, json.dumps(key), sent.id, sent.sequence_number, expires_at)
 
     def params(self):
         return self
@@ -288,11 +288,10 @@ def message_from_row(row: tuple) -> Message:
         due,
     ) = row
     message = Message(
-        message_id,
+        message_key(message_id, md5_of_body),
         body,
         _load(attributes),
         _load(system_attributes),
-        md5_of_body,
         md5_of_attributes,
         sender_id,
         group_id,

@@ -162,7 +162,7 @@ def test_duplicate_within_the_window_is_accepted_not_delivered_and_answers_the_o
     clock.advance(DEDUP_WINDOW - 1)
     duplicate = make_message("other body", "g", "d1")
     [answer] = fifo.send([(duplicate, 0)])
-    assert answer.message_id == original.id
+    assert answer.id == original.id
     assert answer.sequence_number == original.sequence_number
     assert duplicate.id not in {message.id for message in fifo._messages}
     assert bodies(fifo.receive(10, 30, 0)) == ["one"]
@@ -211,7 +211,7 @@ def test_queue_scope_dedups_across_groups_message_group_scope_does_not(broker):
 def test_duplicates_inside_one_batch_are_dropped(fifo):
     first, second = make_message("x", "g", "same"), make_message("y", "g", "same")
     answers = fifo.send([(first, 0), (second, 0)])
-    assert [a.message_id for a in answers] == [first.id, first.id]
+    assert [a.id for a in answers] == [first.id, first.id]
     assert bodies(fifo.receive(10, 30, 0)) == ["x"]
 
 

@@ -33,8 +33,7 @@ class Watched(Message):
 
     def __init__(self, body: str):
         self.reads = 0
-        md5 = hashlib.md5(body.encode()).hexdigest()
-        super().__init__(str(uuid.uuid4()), body, {}, {}, md5, None, "AIDATEST")
+        super().__init__(uuid.uuid4().bytes + hashlib.md5(body.encode()).digest(), body, {}, {}, None, "AIDATEST")
 
     @property
     def state(self):

@@ -204,7 +204,7 @@ def test_real_clock_broker_expires_visibility_through_its_scheduler():
     try:
         queue, _ = broker.create_queue("000000000000", "us-east-1", "rt", {})
         body = "x"
-        queue.send([(Message(str(uuid.uuid4()), body, {}, {}, hashlib.md5(b"x").hexdigest(), None, "S"), 0)])
+        queue.send([(Message(uuid.uuid4().bytes + hashlib.md5(b"x").digest(), body, {}, {}, None, "S"), 0)])
         start = time.monotonic()  # before the receive, so a slow machine can only add to `elapsed`
         [first] = queue.receive(1, 1, 0)
         [second] = queue.receive(1, 30, 20)  # long poll: woken when the visibility ends

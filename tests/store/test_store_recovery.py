@@ -70,7 +70,7 @@ def test_recovery_puts_everything_back_and_removes_the_rows_of_deleted_queues(tm
     assert counts(broker.get_queue(ACCOUNT, REGION, "standard")) == (3, 0, 0)
     fifo = broker.get_queue(ACCOUNT, REGION, "q.fifo")
     (duplicate,) = fifo.send([(make_message("f", "g", "d"), 0)])
-    assert duplicate.message_id == fifo_id and counts(fifo) == (1, 0, 0)  # its dedup id came back
+    assert duplicate.id == fifo_id and counts(fifo) == (1, 0, 0)  # its dedup id came back
     assert error_name(broker.create_queue, ACCOUNT, REGION, "gone", {}) == "QueueDeletedRecently"
     close(broker, store)
     assert rows(tmp_path, "SELECT count(*) FROM messages WHERE queue_id = 99") == [(0,)]

@@ -9,7 +9,7 @@ import pytest
 from engine_support import ACCOUNT, REGION, T0
 
 from emulator.engine.clock import ManualClock
-from emulator.engine.message import Message, Sent, State
+from emulator.engine.message import Message, Sent, State, message_key
 from emulator.store.opening import open_database
 from emulator.store.recovery import read_clock, read_kept
 from emulator.store.rows import (
@@ -64,7 +64,9 @@ def message() -> Message:
     }
     trace = {"AWSTraceHeader": {"DataType": "String", "StringValue": "Root=1"}}
     body_md5, attributes_md5 = hashlib.md5(b"body").hexdigest(), "0123456789abcdef" * 2
-    message = Message(str(uuid.uuid4()), "body", attributes, trace, body_md5, attributes_md5, "AIDATEST", "g", "d")
+    message = Message(
+        message_key(str(uuid.uuid4()), body_md5), "body", attributes, trace, attributes_md5, "AIDATEST", "g", "d"
+    )
     message.sequence_number, message.seq, message.sent_at = "18", 4, T0
     message.dead_letter_source = "arn:source"
     message.state, message.receive_count, message.first_receive_at = State.INFLIGHT, 2, T0 + 1
