@@ -49,7 +49,7 @@ class Deadlines:
         elif fields.entry is not None:
             self._let_go(fields)
         fields.due = due
-        self._entries.added()
+        self._entries.live += 1
         in_order = self._in_order
         if not in_order or due >= in_order[-1][0]:
             fields.entry = entry = [due, message]
@@ -111,7 +111,7 @@ class Deadlines:
                 if message is None:  # a deadline that no longer held
                     self._entries.gone -= 1
                     continue
-                self._entries.removed()
+                self._entries.live -= 1
                 fields = message.delivery_fields
                 fields.entry = fields.due = None
                 self._due(message)

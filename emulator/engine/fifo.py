@@ -102,7 +102,7 @@ class GroupOrder:
         self._entries = LazyDeletions()
 
     def add(self, message: Message) -> None:
-        self._entries.added()
+        self._entries.live += 1
         key = message.group_id
         group = self._groups.get(key)
         if group is None:
@@ -145,7 +145,7 @@ class GroupOrder:
             limit = group.first_inflight()
             try:
                 while (message := group.visible.top()) is not None and message.seq < limit:
-                    self._entries.removed()
+                    self._entries.live -= 1
                     group.visible.pop()
                     yield message
             finally:

@@ -32,7 +32,7 @@ class NoisyTenants:
 
     def __init__(self):
         self._last_sent: dict[str, float] = {}
-        self._processing: dict[str | None, float] = {}  # tenant -> seconds within the window
+        self._processing: dict[str, float] = {}  # tenant -> seconds within the window
         self._total = 0.0
         # (second, {tenant: seconds}) of processing that ended in that second, oldest first
         self._buckets: deque[tuple[int, dict[str | None, float]]] = deque()
@@ -44,26 +44,30 @@ class NoisyTenants:
     def processed(self, tenant: str | None, started: float, now: float) -> None:
         """A message of `tenant` left the in-flight state: its processing time counts."""
         seconds = now - started if now > started else 0.0
+        self._total += seconds
         second = int(now)
-        buckets, processing = self._buckets, self._processing
+        buckets = self._buckets
         if not buckets or buckets[-1][0] != second:
             buckets.append((second, {}))
         bucket = buckets[-1][1]
         bucket[tenant] = bucket.get(tenant, 0.0) + seconds
-        processing[tenant] = processing.get(tenant, 0.0) + seconds
-        self._total += seconds
+        if tenant is not None:  # messages without a group count only in the total
+            processing = self._processing
+            processing[tenant] = processing.get(tenant, 0.0) + seconds
 
     def advance(self, now: float) -> None:
         """Forget processing that ended before the window (by whole seconds)."""
         buckets, processing = self._buckets, self._processing
         while buckets and buckets[0][0] + 1 <= now - RECENT_SECONDS:
             for tenant, seconds in buckets.popleft()[1].items():
+                self._total -= seconds
+                if tenant is None:
+                    continue
                 left = processing[tenant] - seconds
                 if left > 0:
                     processing[tenant] = left
                 else:
                     del processing[tenant]
-                self._total -= seconds
         if not buckets:
             self._total = 0.0  # no float drift once the window is empty
 

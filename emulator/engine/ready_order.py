@@ -115,20 +115,14 @@ class SendOrder:
 
 class LazyDeletions:
     """Counts of an index that leaves departed messages' entries in place: compact
-    when they pile up."""
+    when they pile up. The index adds 1 to `live` for an entry it adds and takes 1
+    off for one it pops (a field, not a call: these run for every message)."""
 
     __slots__ = ("gone", "live")
 
     def __init__(self):
         self.live = 0  # entries of messages still there
         self.gone = 0  # entries of messages that went away, at most
-
-    def added(self) -> None:
-        self.live += 1
-
-    def removed(self) -> None:
-        """An entry was taken out for real (popped)."""
-        self.live -= 1
 
     def departed(self) -> bool:
         """A message went away and its entry stays: True when the index should compact now."""

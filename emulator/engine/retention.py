@@ -100,7 +100,7 @@ class Arrivals:
         self._by_seq[message.seq] = message
         self._order.append(message)
         self._seqs.append(message.seq)
-        self._slots.added()
+        self._slots.live += 1
         if message.seq > self.last_seq:  # a restored message numbered before the counter moved
             self.last_seq = message.seq
         if message.sent_at < self._newest_sent_at:

@@ -64,7 +64,7 @@ class TenantOrder:
         self._entries = LazyDeletions()
 
     def add(self, message: Message) -> None:
-        self._entries.added()
+        self._entries.live += 1
         key = message.group_id
         if key is None:
             self._ungrouped.push(message)
@@ -129,7 +129,7 @@ class TenantOrder:
             message = self._pick_one(now) if self._heads else self._ungrouped.pop()
             if message is None:
                 return
-            self._entries.removed()
+            self._entries.live -= 1
             if message.group_id is not None:
                 self._tenants[message.group_id].visible -= 1
             yield message
