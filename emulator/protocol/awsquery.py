@@ -117,16 +117,18 @@ class _Reader(Codec):
         # A generator: each member is looked for only after the one before it
         # is read, so the first bad member is the one reported.
         prefix = f"{path}." if path else ""
-        for name, member in shape.members.items():
-            w = qn.wire(shape.name, name)
-            kind = member.type_name
+        for name, member, kind, w, own, _ in qn.members(shape):
             if kind == "list":
                 child, child_path = _find_list(w, name, node, prefix)
             elif kind == "map":
+                if own not in node and name not in node:  # absent, the usual case: no forms to try
+                    continue
                 child, child_path = _find_map(w, name, node, prefix)
             else:
-                own = qn.member_name(w, name)
-                child, child_path = node.get(own), prefix + own
+                child = node.get(own)
+                if child is not None:
+                    yield name, member, child, prefix + own, w
+                continue
             if child is not None:
                 yield name, member, child, child_path, w
 
@@ -274,13 +276,11 @@ class _Writer(Codec):
     """
 
     def members(self, shape, node, path):
-        out = []
-        for name, member in shape.members.items():
-            child = node.get(name)
-            if child is not None:
-                w = qn.wire(shape.name, name)
-                out.append((qn.element_name(w, name), member, child, path, w))
-        return out
+        return [
+            (element, member, child, path, w)
+            for name, member, _, w, _, element in qn.members(shape)
+            if (child := node.get(name)) is not None
+        ]
 
     def as_list(self, items, names):
         w = names or qn.Wire()

@@ -10,7 +10,7 @@ The same names serve both directions: request keys
 (``<MessageAttribute><Name>..</Name><Value>..</Value></MessageAttribute>``).
 """
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Wire(NamedTuple):
@@ -90,3 +90,30 @@ def element_name(w: Wire, member: str) -> str:
     if w.flattened and w.list_member:
         return w.list_member
     return member_name(w, member)
+
+
+class Member(NamedTuple):
+    """One member of a structure with its query names, as the reader and the writer use them."""
+
+    name: str
+    shape: Any  # botocore's Shape
+    kind: str  # its type_name
+    wire: Wire
+    own: str  # member_name: its own key or element
+    element: str  # element_name: where a list's items live
+
+
+_MEMBERS: dict[str, list[Member]] = {}
+
+
+def members(structure: Any) -> list[Member]:
+    """A structure shape's members with their names, made once per shape: every request
+    and response walks them (a batch, ten times)."""
+    found = _MEMBERS.get(structure.name)
+    if found is None:
+        found = _MEMBERS[structure.name] = [
+            Member(name, shape, shape.type_name, w, member_name(w, name), element_name(w, name))
+            for name, shape in structure.members.items()
+            for w in (wire(structure.name, name),)
+        ]
+    return found

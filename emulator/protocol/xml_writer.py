@@ -30,7 +30,11 @@ def _element(parts: list[str], name: str, value: Any) -> None:
         start = len(parts)
         parts.append(f"<{name}{attributes}>")
         for key, child in value.items():
-            if key[0] != "@":
+            if key[0] == "@":
+                continue
+            if type(child) is str and child:  # most elements hold text: no call for them
+                parts.append(f"<{key}>{_escape(child)}</{key}>")
+            else:
                 _element(parts, key, child)
         if len(parts) == start + 1:  # no child written (none, or only empty lists)
             parts[start] = f"<{name}{attributes}/>"
@@ -45,7 +49,11 @@ def _element(parts: list[str], name: str, value: Any) -> None:
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         value = "true" if value else "false"
-    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#xD;")
+    return _escape(str(value))
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#xD;")
 
 
 def _attribute(value: str) -> str:
