@@ -211,13 +211,17 @@ class Message:
         }
 
 
-class Delivery(NamedTuple):
-    """What one receive handed out, copied under the lock."""
+class Delivery:
+    """What one receive handed out, copied under the lock. (A class with slots: half the
+    cost of a NamedTuple's construction, once per message received.)"""
 
-    message: Message
-    receipt_handle: str
-    receive_count: int
-    first_receive_at: float
+    __slots__ = ("first_receive_at", "message", "receipt_handle", "receive_count")
+
+    def __init__(self, message: Message, receipt_handle: str, receive_count: int, first_receive_at: float):
+        self.message = message
+        self.receipt_handle = receipt_handle
+        self.receive_count = receive_count
+        self.first_receive_at = first_receive_at
 
 
 class Sent(NamedTuple):
