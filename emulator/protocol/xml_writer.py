@@ -26,19 +26,20 @@ def _element(parts: list[str], name: str, value: Any) -> None:
         for item in value:
             _element(parts, name, item)
     elif isinstance(value, dict):
-        attributes = "".join(f' {key[1:]}="{_attribute(text)}"' for key, text in value.items() if key[0] == "@")
         start = len(parts)
-        parts.append(f"<{name}{attributes}>")
+        parts.append("")  # the start tag, once its attributes are known: one pass over the items
+        attributes = ""
         for key, child in value.items():
             if key[0] == "@":
-                continue
-            if type(child) is str and child:  # most elements hold text: no call for them
+                attributes += f' {key[1:]}="{_attribute(child)}"'
+            elif type(child) is str and child:  # most elements hold text: no call for them
                 parts.append(f"<{key}>{_escape(child)}</{key}>")
             else:
                 _element(parts, key, child)
         if len(parts) == start + 1:  # no child written (none, or only empty lists)
             parts[start] = f"<{name}{attributes}/>"
         else:
+            parts[start] = f"<{name}{attributes}>"
             parts.append(f"</{name}>")
     elif value is None or value == "":
         parts.append(f"<{name}/>")
