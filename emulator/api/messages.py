@@ -13,7 +13,7 @@ def send_message(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
     message, delay = _new_message(ctx, queue, params, in_batch=False)
     (stored,) = queue.send([(message, delay)])
-    return _sent(message, stored, params)
+    return _sent(message, stored, params, {})
 
 
 def send_message_batch(ctx: Context, params: dict) -> dict:
@@ -38,7 +38,7 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
         sent_entries.append(entry)
     stored = queue.send(accepted)
     successful = [
-        {"Id": entry["Id"], **_sent(message, kept, entry)}
+        _sent(message, kept, entry, {"Id": entry["Id"]})
         for entry, (message, _), kept in zip(sent_entries, accepted, stored, strict=True)
     ]
     return _batch_result(successful, failed)
@@ -168,10 +168,11 @@ def _entry_size(entry: dict) -> int:
     return size
 
 
-def _sent(message: Message, stored: Message | Sent, entry: dict) -> dict:
-    """The digests of what was sent; the id (and FIFO sequence number) of what the queue
-    keeps, which for a FIFO duplicate is the original message."""
-    result: dict = {"MessageId": stored.id, "MD5OfMessageBody": message.md5_of_body}
+def _sent(message: Message, stored: Message | Sent, entry: dict, result: dict) -> dict:
+    """`result` with the digests of what was sent and the id (and FIFO sequence number) of
+    what the queue keeps, which for a FIFO duplicate is the original message."""
+    result["MessageId"] = stored.id
+    result["MD5OfMessageBody"] = message.md5_of_body
     attributes_md5 = message.md5_of_attributes
     if attributes_md5:
         result["MD5OfMessageAttributes"] = attributes_md5

@@ -18,6 +18,9 @@ INVALID_CHARACTER = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000
 ALLOWED_CHARACTERS = "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF"
 DATA_TYPES = ("String", "Number", "Binary")
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# The ASCII characters of that set: an ASCII body of only these (nearly every body) is
+# checked by deleting them, about four times faster than INVALID_CHARACTER's search.
+_ALLOWED_ASCII = bytes((0x09, 0x0A, 0x0D, *range(0x20, 0x80)))
 
 
 @overload
@@ -48,6 +51,8 @@ def body(text: str | None) -> str:
     """The message body, checked."""
     if not text:
         raise SqsError("MissingParameter", "The request must contain the parameter MessageBody.")
+    if text.isascii() and not text.encode("ascii").translate(None, _ALLOWED_ASCII):
+        return text
     bad = INVALID_CHARACTER.search(text)
     if bad:
         raise SqsError(
