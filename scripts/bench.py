@@ -280,8 +280,18 @@ class Wire:
     def __init__(self, server: Server):
         self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
 
+    # Unsigned, but naming SQS's credential scope as an SDK's signature does: moto's server
+    # picks the service by it (without it, moto answers as S3).
+    AUTHORIZATION = (
+        "AWS4-HMAC-SHA256 Credential=bench/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=0"
+    )
+
     def call(self, op: str, params: dict) -> dict:
-        headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"AmazonSQS.{op}"}
+        headers = {
+            "Content-Type": "application/x-amz-json-1.0",
+            "X-Amz-Target": f"AmazonSQS.{op}",
+            "Authorization": self.AUTHORIZATION,
+        }
         self.conn.request("POST", "/", json.dumps(params), headers)
         response = self.conn.getresponse()
         data = response.read()
