@@ -1,5 +1,7 @@
 """Bad message bodies and attributes: rejected with AWS's codes, never accepted, never a 500."""
 
+import json
+
 import pytest
 from botocore.exceptions import ClientError
 
@@ -183,3 +185,25 @@ def test_attribute_value_outside_the_allowed_characters(sqs, queue, data_type, c
     attrs = {"a": {"DataType": data_type, "StringValue": f"1{char}2"}}
     expect_error(sqs, sqs.send_message, QueueUrl=queue, MessageBody="m", MessageAttributes=attrs, **INVALID_PARAMETER)
     assert counts(sqs, queue) == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda text: text.encode("utf-8"),  # the \ud800 escape, as json.dumps writes it
+        lambda text: text.encode("utf-16"),  # an escape in UTF-16: no "\u" among the bytes
+        lambda text: text.encode("ascii").replace(b"\\ud800", "\ud800".encode("utf-8", "surrogatepass")),
+    ],
+    ids=["escape", "utf-16", "raw-utf-8-bytes"],
+)
+def test_a_lone_surrogate_in_a_json_body_is_refused_whatever_its_encoding(sqs, raw, queue, encode):
+    """Only the standard library's decoder takes these bodies (orjson refuses them), and it
+    lets a lone surrogate through: the api layer finds it in every form, answers 400 and
+    changes nothing."""
+    body = json.dumps({"QueueUrl": queue, "Tags": {"team": "\ud800"}})
+    answer = raw.json_call("TagQueue", encode(body))
+    assert answer.status == 400
+    error = json.loads(answer.body)
+    assert error["__type"] == "com.amazonaws.sqs#InvalidParameterValueException"
+    assert "Invalid binary character '#xD800'" in error["message"]
+    assert sqs.list_queue_tags(QueueUrl=queue).get("Tags", {}) == {}
