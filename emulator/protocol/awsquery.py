@@ -117,20 +117,15 @@ class _Reader(Codec):
         # A generator: each member is looked for only after the one before it
         # is read, so the first bad member is the one reported.
         prefix = f"{path}." if path else ""
-        for name, member, kind, w, own, _ in qn.members(shape):
-            if kind == "list":
-                child, child_path = _find_list(w, name, node, prefix)
-            elif kind == "map":
-                if own not in node and name not in node:  # absent, the usual case: no forms to try
-                    continue
-                child, child_path = _find_map(w, name, node, prefix)
+        for m in qn.members(shape):
+            if m.kind == "list":
+                child, child_path = _find_list(m, node, prefix)
+            elif m.kind == "map":
+                child, child_path = _find_map(m, node, prefix)
             else:
-                child = node.get(own)
-                if child is not None:
-                    yield name, member, child, prefix + own, w
-                continue
+                child, child_path = node.get(m.own), None  # the path, only for a member that is there
             if child is not None:
-                yield name, member, child, child_path, w
+                yield m.name, m.shape, child, child_path or prefix + m.own, m.wire
 
     def elements(self, node, path, names):
         if names is None:  # a list in a list: botocore's default form
@@ -162,13 +157,13 @@ class _Reader(Codec):
 _READER = _Reader()
 
 
-def _find_list(w: qn.Wire, name: str, node: dict, prefix: str) -> tuple[dict | None, str]:
+def _find_list(m: qn.Member, node: dict, prefix: str) -> tuple[dict | None, str]:
     """A member list's node of indexes and its path, tried in the model's form first,
     then the forms other clients send: AttributeName.1, AttributeNames.member.1, AttributeNames.1."""
-    own = qn.member_name(w, name)
+    w, own = m.wire, m.own
     candidates: list[tuple[str, str | None]] = []  # (key, the level under it that holds the indexes, if any)
     if w.flattened:
-        candidates.append((qn.element_name(w, name), None))
+        candidates.append((m.element, None))
     else:
         candidates.append((own, w.list_member or "member"))
     candidates += [(own, "member"), (own, None)]
@@ -187,11 +182,13 @@ def _find_list(w: qn.Wire, name: str, node: dict, prefix: str) -> tuple[dict | N
     return None, ""
 
 
-def _find_map(w: qn.Wire, name: str, node: dict, prefix: str) -> tuple[dict | None, str]:
+def _find_map(m: qn.Member, node: dict, prefix: str) -> tuple[dict | None, str]:
     """A member map's node of indexes and its path: the model's form first, then the
     member name (Tags.1.Key, Attributes.entry.1.key)."""
-    own = qn.member_name(w, name)
-    for key, flat in [(own, w.flattened), (name, True), (name, False)]:
+    own, name = m.own, m.name
+    if own not in node and name not in node:  # absent, the usual case: no forms to try
+        return None, ""
+    for key, flat in [(own, m.wire.flattened), (name, True), (name, False)]:
         entries = node.get(key)
         if entries is not None and not flat:
             key, entries = f"{key}.entry", entries.get("entry")
