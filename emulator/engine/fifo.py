@@ -26,7 +26,7 @@ from collections.abc import Generator
 from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
-from emulator.engine.message import Delivery, Message, Sent, State
+from emulator.engine.message import INFLIGHT, Delivery, Message, Sent
 from emulator.engine.queue import Queue
 from emulator.engine.ready_order import LazyDeletions, SendOrder
 from emulator.errors import invalid_parameter
@@ -80,7 +80,7 @@ class _Group:
 
     def first_inflight(self) -> float:
         heap = self.inflight
-        while heap and heap[0][1].state is not State.INFLIGHT:
+        while heap and heap[0][1].state is not INFLIGHT:
             heapq.heappop(heap)
         return heap[0][0] if heap else NEVER
 
@@ -184,7 +184,7 @@ class GroupOrder:
     def _compact(self) -> None:
         for key, group in list(self._groups.items()):
             group.visible = group.visible.compacted()
-            group.inflight = [entry for entry in group.inflight if entry[1].state is State.INFLIGHT]
+            group.inflight = [entry for entry in group.inflight if entry[1].state is INFLIGHT]
             heapq.heapify(group.inflight)
             if group.empty():
                 del self._groups[key]
@@ -267,7 +267,7 @@ class FifoQueue(Queue):
     def _replay(self, attempt_id: str, visibility_timeout: int) -> list[Delivery]:
         attempt = self._attempts.get(attempt_id)
         unchanged = all(
-            d.message.state is State.INFLIGHT and d.message.nonce == nonce and _armed(d.message) is armed
+            d.message.state is INFLIGHT and d.message.nonce == nonce and _armed(d.message) is armed
             for d, nonce, armed in attempt
         )
         if not unchanged:

@@ -30,6 +30,12 @@ class State(enum.Enum):
     __hash__ = object.__hash__
 
 
+# The states by bare name, for the engine's per-message paths: on Python 3.11 `State.X`
+# costs ~70 ns (EnumType has a __getattr__, which slows every class attribute lookup),
+# a module global ~5; a send, receive and delete test a state about twenty times.
+DELAYED, VISIBLE, INFLIGHT, GONE = State.DELAYED, State.VISIBLE, State.INFLIGHT, State.GONE
+
+
 class DeliveryFields:
     """What receives (and a delay) set on a message: made at its first receive or delay,
     so a message that waits in its queue never received holds none of it."""
@@ -135,7 +141,7 @@ class Message:
         self.seq = 0  # arrival order in its queue: visible messages are served oldest first by it
         self.sent_at = 0.0  # set by the queue when it takes the message
         self.sender_id = sender_id
-        self.state = State.VISIBLE
+        self.state = VISIBLE
         self.delivery_fields: DeliveryFields | None = None
         self.rare_fields: RareFields | None = None
         if system_attributes or dedup_id is not None or md5_of_attributes is not None:
@@ -203,7 +209,7 @@ class Message:
             "receive_count": self.receive_count,
             "sent_at": self.sent_at,
             "first_receive_at": self.first_receive_at,
-            "visible_at": self.due if self.state in (State.INFLIGHT, State.DELAYED) else None,
+            "visible_at": self.due if self.state in (INFLIGHT, DELAYED) else None,
             "group_id": self.group_id,
             "dedup_id": self.dedup_id,
             "sequence_number": self.sequence_number,

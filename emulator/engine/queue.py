@@ -22,7 +22,7 @@ from emulator.engine import collector, receipts
 from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
-from emulator.engine.message import Delivery, Message, Sent, State
+from emulator.engine.message import DELAYED, INFLIGHT, VISIBLE, Delivery, Message, Sent, State
 from emulator.engine.scheduler import Scheduler
 from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
@@ -74,9 +74,9 @@ class Queue(QueueTransfers):
     def counts(self) -> dict[str, int]:
         with self._lock:
             return {
-                "ApproximateNumberOfMessages": self._states.count(State.VISIBLE),
-                "ApproximateNumberOfMessagesNotVisible": self._states.count(State.INFLIGHT),
-                "ApproximateNumberOfMessagesDelayed": self._states.count(State.DELAYED),
+                "ApproximateNumberOfMessages": self._states.count(VISIBLE),
+                "ApproximateNumberOfMessagesNotVisible": self._states.count(INFLIGHT),
+                "ApproximateNumberOfMessagesDelayed": self._states.count(DELAYED),
             }
 
     # -- messages ---------------------------------------------------------
@@ -134,7 +134,7 @@ class Queue(QueueTransfers):
             self._states.waiting -= 1
 
     def _receive_now(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
-        if self._states.count(State.INFLIGHT) >= limits.MAX_INFLIGHT:
+        if self._states.count(INFLIGHT) >= limits.MAX_INFLIGHT:
             # AWS: a short poll of a standard queue at the in-flight limit is OverLimit;
             # a long poll, or a FIFO queue, just gets nothing.
             if wait_seconds > 0 or self.fifo:
@@ -148,7 +148,7 @@ class Queue(QueueTransfers):
         held_back = None
         redrive = self.redrive
         # Only deliveries take room in flight (a dead-letter move takes none).
-        room = min(max_messages, limits.MAX_INFLIGHT - self._states.count(State.INFLIGHT))
+        room = min(max_messages, limits.MAX_INFLIGHT - self._states.count(INFLIGHT))
         deliver = self._states.deliver
         picks = self._states.pick()
         try:
@@ -187,7 +187,7 @@ class Queue(QueueTransfers):
             message, latest = self._states.handle_target(seq, message_id, nonce)
             if message is None:
                 return
-            if self._receipts.may_delete(receipt_handle, latest, message.state is State.INFLIGHT):
+            if self._receipts.may_delete(receipt_handle, latest, message.state is INFLIGHT):
                 if self.faults and self.faults.lose_delete():
                     self.stats.lost_deletes += 1  # injected: success, and the message stays
                     return
@@ -200,8 +200,8 @@ class Queue(QueueTransfers):
             message, latest = self._states.handle_target(seq, message_id, nonce)
             if message is None:
                 raise receipts.not_available(receipt_handle)
-            self._receipts.may_change(receipt_handle, latest, message.state is State.INFLIGHT)
-            if message.state is not State.INFLIGHT:
+            self._receipts.may_change(receipt_handle, latest, message.state is INFLIGHT)
+            if message.state is not INFLIGHT:
                 return  # its visibility already ended: AWS answers 200 and changes nothing
             now = self._clock.now()
             if now + timeout > message.received_at + limits.MAX_VISIBILITY_TIMEOUT:

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Generator
 from typing import Protocol
 
-from emulator.engine.message import Message, State
+from emulator.engine.message import VISIBLE, Message
 
 # Compact when more than this many entries belong to departed messages (and
 # they outnumber the live ones): the index stays at most about twice its size.
@@ -83,9 +83,9 @@ class SendOrder:
     def top(self) -> Message | None:
         """The oldest visible message (left in place), dropping entries of ones that are not."""
         fresh, back = self._fresh, self._back
-        while fresh and fresh[0].state is not State.VISIBLE:
+        while fresh and fresh[0].state is not VISIBLE:
             fresh.popleft()
-        while back and back[0][1].state is not State.VISIBLE:
+        while back and back[0][1].state is not VISIBLE:
             heapq.heappop(back)
         if not back:
             return fresh[0] if fresh else None
@@ -96,9 +96,9 @@ class SendOrder:
     def pop(self) -> Message | None:
         """Take the oldest visible message off (None when there is none)."""
         fresh, back = self._fresh, self._back
-        while fresh and fresh[0].state is not State.VISIBLE:
+        while fresh and fresh[0].state is not VISIBLE:
             fresh.popleft()
-        while back and back[0][1].state is not State.VISIBLE:
+        while back and back[0][1].state is not VISIBLE:
             heapq.heappop(back)
         if back and (not fresh or back[0][0] < fresh[0].seq):
             return heapq.heappop(back)[1]
@@ -107,8 +107,8 @@ class SendOrder:
     def compacted(self) -> "SendOrder":
         """A copy without the entries of messages that are not visible."""
         live = SendOrder()
-        live._fresh.extend(message for message in self._fresh if message.state is State.VISIBLE)
-        live._back = [entry for entry in self._back if entry[1].state is State.VISIBLE]
+        live._fresh.extend(message for message in self._fresh if message.state is VISIBLE)
+        live._back = [entry for entry in self._back if entry[1].state is VISIBLE]
         heapq.heapify(live._back)
         return live
 

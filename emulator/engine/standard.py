@@ -20,7 +20,7 @@ import heapq
 from collections.abc import Generator
 
 from emulator.engine.clock import Clock
-from emulator.engine.message import Message, State
+from emulator.engine.message import DELAYED, INFLIGHT, VISIBLE, Message
 from emulator.engine.noisy_tenants import NoisyTenants
 from emulator.engine.queue import Queue
 from emulator.engine.ready_order import LazyDeletions, SendOrder
@@ -222,7 +222,7 @@ class StandardQueue(Queue):
     def fair_metrics(self) -> dict[str, int]:
         """AWS's fair-queue metrics of this queue now (TenantOrder.fair_metrics)."""
         with self._lock:
-            counts = (self._states.count(state) for state in (State.VISIBLE, State.INFLIGHT, State.DELAYED))
+            counts = (self._states.count(state) for state in (VISIBLE, INFLIGHT, DELAYED))
             return self._order.fair_metrics(self._clock.now(), *counts)
 
     def _new_order(self) -> TenantOrder:

@@ -21,7 +21,7 @@ from emulator.engine import receipts
 from emulator.engine.clock import Clock
 from emulator.engine.deadlines import Deadlines
 from emulator.engine.journal import Journal
-from emulator.engine.message import Delivery, DeliveryFields, Message, State
+from emulator.engine.message import DELAYED, GONE, INFLIGHT, VISIBLE, Delivery, DeliveryFields, Message, State
 from emulator.engine.ready_order import ReadyOrder
 from emulator.engine.retention import Arrivals
 from emulator.engine.scheduler import Scheduler
@@ -51,7 +51,7 @@ class MessageStates:
         self._deadlines = Deadlines(clock, scheduler, lock, self._deadline_reached)
         self.waiting = 0  # receivers in a long poll: a message that becomes visible wakes one
         self._ready = new_order()
-        self._counts = dict.fromkeys((State.DELAYED, State.VISIBLE, State.INFLIGHT), 0)
+        self._counts = dict.fromkeys((DELAYED, VISIBLE, INFLIGHT), 0)
 
     def count(self, state: State) -> int:
         return self._counts[state]
@@ -62,17 +62,17 @@ class MessageStates:
         no count yet."""
         if not arriving:
             self._counts[message.state] -= 1
-            if message.state is State.DELAYED:
+            if message.state is DELAYED:
                 self._ready.delayed(message, False)
-        if to is not State.GONE:
+        if to is not GONE:
             self._counts[to] += 1
-            if to is State.DELAYED:
+            if to is DELAYED:
                 self._ready.delayed(message, True)
         message.state = to
 
     def available(self) -> bool:
         """Whether a receive would get a message now (a FIFO queue's visible ones may all be in locked groups)."""
-        return self._counts[State.VISIBLE] > 0 and self._ready.available()
+        return self._counts[VISIBLE] > 0 and self._ready.available()
 
     def pick(self) -> Generator[Message, None, None]:
         return self._ready.pick()
@@ -91,7 +91,7 @@ class MessageStates:
             return None, False
         fields = message.delivery_fields
         latest = fields is not None and fields.nonce == nonce
-        if not (latest and message.state is State.INFLIGHT):
+        if not (latest and message.state is INFLIGHT):
             self._stats.stale_receipts += 1
         return message, latest
 
@@ -101,7 +101,7 @@ class MessageStates:
         """A new message (numbered and stamped) is here: visible now, or after its delay."""
         self.arrivals.add(message)
         if delay > 0:
-            self.move(message, State.DELAYED, arriving=True)
+            self.move(message, DELAYED, arriving=True)
             self._deadlines.set(message, self._clock.now() + delay)
         else:
             self._show(message, arriving=True)
@@ -109,18 +109,18 @@ class MessageStates:
     def put_back(self, message: Message, now: float) -> None:
         """A store's message, as of now: a visibility timeout or delay that ended meanwhile has ended."""
         self.arrivals.add(message)
-        waiting = message.state is State.INFLIGHT or message.state is State.DELAYED
+        waiting = message.state is INFLIGHT or message.state is DELAYED
         due = message.due if waiting else None  # a store keeps the deadline of every waiting message
         if message.delivery_fields is not None:
             message.delivery_fields.due = None  # set again below if it still holds
         if due is None or due <= now:
             self._show(message, arriving=True)
-        elif message.state is State.INFLIGHT:
-            self.move(message, State.INFLIGHT, arriving=True)
+        elif message.state is INFLIGHT:
+            self.move(message, INFLIGHT, arriving=True)
             self._ready.taken(message)
             self._deadlines.set(message, due)
         else:
-            self.move(message, State.DELAYED, arriving=True)
+            self.move(message, DELAYED, arriving=True)
             self._deadlines.set(message, due)
 
     def restore(self, messages: Iterable[Message], now: float, retention_period: int) -> list[Message]:
@@ -137,7 +137,7 @@ class MessageStates:
 
     def deliver(self, message: Message, now: float, visibility_timeout: int) -> Delivery:
         """A picked message goes in flight: a fresh receipt handle, its receive counted."""
-        self.move(message, State.INFLIGHT)
+        self.move(message, INFLIGHT)
         self._ready.taken(message)
         fields = message.delivery_fields
         if fields is None:
@@ -168,24 +168,24 @@ class MessageStates:
         """The message leaves: deleted, expired, or (picked) moved to another queue."""
         was = message.state
         self._deadlines.unset(message)
-        self.move(message, State.GONE)
+        self.move(message, GONE)
         self.arrivals.remove(message)
         self._journal.message_removed(self._queue, message)
-        if was is State.VISIBLE and not picked:  # a picked one has no entry left in the order
+        if was is VISIBLE and not picked:  # a picked one has no entry left in the order
             self._ready.discard(message)
-        elif was is State.INFLIGHT and self._ready.released(message) and self.waiting:
+        elif was is INFLIGHT and self._ready.released(message) and self.waiting:
             self._message_visible.notify()  # a FIFO group it held may be ready now
 
     def drop_all(self) -> None:
         """Every message leaves at once (a purge, or the queue was deleted)."""
         for message in self.arrivals:
-            self.move(message, State.GONE)
+            self.move(message, GONE)
         self.arrivals.clear()
         self._deadlines.clear()
         self._ready = self._new_order()
 
     def _show(self, message: Message, arriving: bool = False) -> None:
-        self.move(message, State.VISIBLE, arriving)
+        self.move(message, VISIBLE, arriving)
         self._ready.add(message)
         if self.waiting:
             self._message_visible.notify()
@@ -201,7 +201,7 @@ class MessageStates:
 
     def _deadline_reached(self, message: Message) -> None:
         """The timer of the queue's deadlines: a visibility timeout or delay ended (deadlines.py)."""
-        if message.state is State.INFLIGHT:
+        if message.state is INFLIGHT:
             self.end_inflight(message)
         else:
             self._show(message)
