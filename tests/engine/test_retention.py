@@ -98,3 +98,31 @@ def test_deleted_messages_leave_nothing_on_the_scheduler(queue, broker, clock):
     entries = list(broker.scheduler._heap)
     assert len(entries) <= 1
     assert not any(isinstance(arg, Message) for *_, args in entries for arg in args)
+
+
+def test_handles_find_their_messages_by_arrival_number_across_compactions(queue):
+    """Messages are found by bisection over the arrival numbers (no dict beside the order):
+    a handle keeps finding its message after holes were squeezed out, and a handle of a
+    message that left finds nothing, in whatever order the deletes come."""
+    for i in range(3000):
+        send(queue, f"m{i}")
+    deliveries = []
+    while batch := queue.receive(10, 300, 0):
+        deliveries.extend(batch)
+    assert len(deliveries) == 3000
+    kept = deliveries[::3]
+    deleted = [delivery for i, delivery in enumerate(deliveries) if i % 3]
+    for delivery in reversed(deleted):  # holes everywhere; a compaction after 1,501
+        queue.delete(delivery.receipt_handle)
+    assert counts(queue) == (0, 1000, 0)
+    for delivery in deleted:  # stale: deletes nothing, and no other message
+        queue.delete(delivery.receipt_handle)
+    assert counts(queue) == (0, 1000, 0)
+    for delivery in kept:
+        queue.change_visibility(delivery.receipt_handle, 0)
+    assert counts(queue) == (1000, 0, 0)
+    received = [d for batch in iter(lambda: queue.receive(10, 300, 0), []) for d in batch]
+    assert [d.message.body for d in received] == [d.message.body for d in kept]  # oldest first, none lost
+    for delivery in received:
+        queue.delete(delivery.receipt_handle)
+    assert counts(queue) == (0, 0, 0)
