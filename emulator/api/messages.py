@@ -74,9 +74,12 @@ def delete_message(ctx: Context, params: dict) -> dict:
 
 def delete_message_batch(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
-    return _for_each_entry(
-        params["Entries"], "DeleteMessageBatchRequestEntry", lambda entry: queue.delete(_handle(entry))
-    )
+    entries = params["Entries"]
+    validation.batch_entries(entries, "DeleteMessageBatchRequestEntry")
+    handles = [entry.get("ReceiptHandle") for entry in entries]
+    # The entries with a handle are deleted together, under one hold of the queue's lock.
+    deleted = iter(queue.delete_batch([handle for handle in handles if handle]))
+    return _outcomes(entries, [next(deleted) if handle else _no_handle() for handle in handles])
 
 
 def change_message_visibility(ctx: Context, params: dict) -> dict:
@@ -196,10 +199,14 @@ def _at_most(params: dict, name: str, high: int, default: int) -> int:
     return value
 
 
+def _no_handle() -> SqsError:
+    return SqsError("MissingParameter", "The request must contain the parameter ReceiptHandle.")
+
+
 def _handle(entry: dict) -> str:
     handle = entry.get("ReceiptHandle")
     if not handle:
-        raise SqsError("MissingParameter", "The request must contain the parameter ReceiptHandle.")
+        raise _no_handle()
     return handle
 
 
@@ -217,14 +224,25 @@ def _visibility_timeout(params: dict) -> int:
 
 def _for_each_entry(entries: list, entry_shape: str, action) -> dict:
     validation.batch_entries(entries, entry_shape)
+    return _outcomes(entries, [_error_of(action, entry) for entry in entries])
+
+
+def _error_of(action, entry: dict) -> SqsError | None:
+    try:
+        action(entry)
+    except SqsError as error:
+        return error
+    return None
+
+
+def _outcomes(entries: list, errors: list[SqsError | None]) -> dict:
+    """A batch's result from each entry's error, or None where it succeeded."""
     successful, failed = [], []
-    for entry in entries:
-        try:
-            action(entry)
-        except SqsError as error:
-            failed.append(_failure(entry["Id"], error))
-        else:
+    for entry, error in zip(entries, errors, strict=True):
+        if error is None:
             successful.append({"Id": entry["Id"]})
+        else:
+            failed.append(_failure(entry["Id"], error))
     return _batch_result(successful, failed)
 
 

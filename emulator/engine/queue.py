@@ -182,17 +182,22 @@ class Queue(QueueTransfers):
     def delete(self, receipt_handle: str) -> None:
         """Delete the message this handle received, as the queue's receipt policy allows.
         A gone message deletes nothing and succeeds, as on AWS."""
-        seq, message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._states.handle_target(seq, message_id, nonce)
-            if message is None:
-                return
-            if self._receipts.may_delete(receipt_handle, latest, message.state is INFLIGHT):
-                if self.faults and self.faults.lose_delete():
-                    self.stats.lost_deletes += 1  # injected: success, and the message stays
-                    return
-                self._states.remove(message)
-                self.stats.deleted += 1
+            self._delete(receipt_handle)
+
+    def delete_batch(self, receipt_handles: list[str]) -> list[SqsError | None]:
+        """delete() each handle, in order, under one hold of the lock (DeleteMessageBatch):
+        each one's error, or None where it succeeded."""
+        outcomes: list[SqsError | None] = []
+        with self._lock:
+            for receipt_handle in receipt_handles:
+                try:
+                    self._delete(receipt_handle)
+                except SqsError as error:
+                    outcomes.append(error)
+                else:
+                    outcomes.append(None)
+        return outcomes
 
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
         seq, message_id, nonce = receipts.decode(receipt_handle)
@@ -257,6 +262,18 @@ class Queue(QueueTransfers):
             return self._states.restore(messages, self._clock.now(), self.retention_period)
 
     # -- caller holds the lock ------------------------------------------------
+
+    def _delete(self, receipt_handle: str) -> None:
+        seq, message_id, nonce = receipts.decode(receipt_handle)
+        message, latest = self._states.handle_target(seq, message_id, nonce)
+        if message is None:
+            return
+        if self._receipts.may_delete(receipt_handle, latest, message.state is INFLIGHT):
+            if self.faults and self.faults.lose_delete():
+                self.stats.lost_deletes += 1  # injected: success, and the message stays
+                return
+            self._states.remove(message)
+            self.stats.deleted += 1
 
     def _enqueue(self, message: Message, sent_at: float, delay: float) -> None:
         message.seq = self._messages.next_seq()

@@ -244,3 +244,31 @@ def test_receipt_handle_round_trip():
     message_id, nonce = uuid.uuid4().bytes, receipts.new_nonce()
     handle = receipts.encode(2**40 + 7, message_id + b"a body digest...", nonce)
     assert receipts.decode(handle) == (2**40 + 7, message_id, nonce)
+
+
+# -- a batch of deletes ----------------------------------------------------------------
+
+
+def test_delete_batch_answers_each_handle_in_order_under_one_lock(fifo_queue, clock):
+    """DeleteMessageBatch's engine call: each handle as delete() would take it, each one's
+    error in its place, and the ones around a failure deleted all the same."""
+    queue = fifo_queue
+    for group in ("a", "b", "c"):
+        send(queue, body=group, group_id=group)
+    expired, _, _ = queue.receive(10, 30, 0)
+    clock.advance(30)  # the first receive's handles expired; receive again
+    again = queue.receive(10, 30, 0)
+    assert len(again) == 3
+    outcomes = queue.delete_batch(
+        [again[1].receipt_handle, "garbage", expired.receipt_handle, again[0].receipt_handle, again[1].receipt_handle]
+    )
+    assert [None if error is None else error.code for error in outcomes] == [
+        None,
+        "ReceiptHandleIsInvalid",
+        "InvalidParameterValue",  # expired (receipts.expired)
+        None,
+        None,  # its message is gone: nothing to expire, success
+    ]
+    assert counts(queue) == (0, 1, 0)
+    assert [d.message.state for d in again] == [State.GONE, State.GONE, State.INFLIGHT]
+    assert queue.delete_batch([]) == []
