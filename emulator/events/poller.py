@@ -201,10 +201,17 @@ class Poller:
             log.info("event source %s: batch of %d failed: %s", self._thread.name, len(batch), error)
         else:
             done = [record for record in batch if record["messageId"] not in failed]
-            for record in done:
-                self._queue.delete(record["receiptHandle"])
-            self._stats.add(deleted=len(done), items_reported_failed=len(failed))
-            self._stats.add(**({"partial": 1} if failed else {"succeeded": 1}))
+            # A FIFO handle expires with its visibility: an invocation that outlived it deletes
+            # nothing, and its records come back (they may be in another invocation already).
+            errors = self._queue.delete_batch([record["receiptHandle"] for record in done])
+            deleted = errors.count(None)
+            if deleted < len(done):
+                log.info("event source %s: %d of %d deletes failed", self._thread.name, len(done) - deleted, len(done))
+            self._stats.add(deleted=deleted, items_reported_failed=len(failed))
+            if failed:
+                self._stats.add(partial=1)
+            elif deleted == len(done):
+                self._stats.add(succeeded=1)
         finally:
             self._stats.invocation_ended(error)
             self._release_slot()

@@ -304,6 +304,36 @@ def test_fifo_a_failed_message_holds_back_the_rest_of_its_group_which_then_arriv
     assert depth(sqs, url) == (0, 0)
 
 
+def test_a_fifo_batch_that_outlives_its_visibility_timeout_comes_back_and_the_poller_goes_on(server, sqs):
+    # with-sqs: a function that runs longer than the queue's visibility timeout may see its batch
+    # again; on a FIFO queue a receipt handle expires with its visibility (docs/sqs-reference.md
+    # section 2), so the late deletes fail, the records are not counted deleted, and the next
+    # invocation's deletes do it.
+    name, url = new_queue(sqs, fifo=True, VisibilityTimeout=30)
+    for body in ("m1", "m2"):
+        sqs.send_message(QueueUrl=url, MessageBody=body, MessageGroupId="g")
+    thread_errors = []
+    hook, threading.excepthook = threading.excepthook, thread_errors.append
+    calls = []
+
+    def handler(event, context):
+        calls.append([record["body"] for record in event["Records"]])
+        if len(calls) == 1:
+            server.advance(31)  # this invocation runs past the visibility timeout
+
+    try:
+        mapping = server.event_source(name, handler)
+        counters = server.wait_for_event_source(
+            mapping["id"], lambda c: c["invocations"] == 2 and not c["in_flight"] and c["deleted"] == 2
+        )
+    finally:
+        threading.excepthook = hook
+    assert calls == [["m1", "m2"], ["m1", "m2"]]
+    assert counters["succeeded"] == 1 and counters["deleted"] == 2  # the late deletes count for nothing
+    assert depth(sqs, url) == (0, 0)
+    assert thread_errors == []
+
+
 # -- batching, filtering, concurrency ---------------------------------------------
 
 
