@@ -169,11 +169,11 @@ class Poller:
             if self._stopped():
                 break
             wanted = min(limits.MAX_BATCH_ENTRIES, spec.batch_size - len(batch))
+            filtered_out = []
             for delivery in queue.receive(wanted, queue.visibility_timeout, 0):
                 record = records.record(delivery, queue)
                 if spec.filters and not any(pattern.matches(record) for pattern in spec.filters):
-                    queue.delete(delivery.receipt_handle)
-                    self._stats.add(filtered_out=1)
+                    filtered_out.append(delivery.receipt_handle)
                     continue
                 record_size = len(json.dumps(record)) + 2  # its comma and space in the event
                 if batch and size + record_size > MAX_PAYLOAD_BYTES:
@@ -181,6 +181,8 @@ class Poller:
                 else:
                     batch.append(record)
                     size += record_size
+            if filtered_out:  # one whose handle expired meanwhile (the clock moved) comes back, as on AWS
+                self._stats.add(filtered_out=queue.delete_batch(filtered_out).count(None))
             if self._carried:
                 break
         return batch
