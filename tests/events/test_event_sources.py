@@ -315,14 +315,17 @@ def test_a_fifo_batch_that_outlives_its_visibility_timeout_comes_back_and_the_po
     thread_errors = []
     hook, threading.excepthook = threading.excepthook, thread_errors.append
     calls = []
+    mapping: dict = {}
 
     def handler(event, context):
         calls.append([record["body"] for record in event["Records"]])
         if len(calls) == 1:
             server.advance(31)  # this invocation runs past the visibility timeout
+        else:  # the late invocation ends (its deletes tried) before this one deletes the records
+            server.wait_for_event_source(mapping["id"], lambda c: c["in_flight"] == 1)
 
     try:
-        mapping = server.event_source(name, handler)
+        mapping.update(server.event_source(name, handler))
         counters = server.wait_for_event_source(
             mapping["id"], lambda c: c["invocations"] == 2 and not c["in_flight"] and c["deleted"] == 2
         )
