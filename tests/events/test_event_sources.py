@@ -305,10 +305,11 @@ def test_fifo_a_failed_message_holds_back_the_rest_of_its_group_which_then_arriv
 
 
 def test_a_fifo_batch_that_outlives_its_visibility_timeout_comes_back_and_the_poller_goes_on(server, sqs):
-    # with-sqs: a function that runs longer than the queue's visibility timeout may see its batch
-    # again; on a FIFO queue a receipt handle expires with its visibility (docs/sqs-reference.md
-    # section 2), so the late deletes fail, the records are not counted deleted, and the next
-    # invocation's deletes do it.
+    # services-sqs-configure: after the visibility timeout the messages become visible to Lambda
+    # again (Lambda holds a function's timeout to at most the visibility timeout; here the manual
+    # clock moves past it while the function runs). On a FIFO queue a receipt handle expires with
+    # its visibility (docs/sqs-reference.md section 2), so the late deletes fail, the records are
+    # not counted deleted, and the next invocation's deletes do it.
     name, url = new_queue(sqs, fifo=True, VisibilityTimeout=30)
     for body in ("m1", "m2"):
         sqs.send_message(QueueUrl=url, MessageBody=body, MessageGroupId="g")
