@@ -121,6 +121,13 @@ class Queue(QueueTransfers):
         with self._lock:
             self._long_poll(seconds, stop)
 
+    def pause(self, seconds: float, stop: Callable[[], bool]) -> None:
+        """Block for `seconds` on the queue's clock, or until the queue is deleted or stop() is
+        true (checked whenever waiters wake), whatever the messages do: a consumer in the
+        process backing off (an event source refused at the in-flight limit)."""
+        with self._lock:
+            self._clock.wait_for(self._message_visible, lambda: self.deleted or stop(), seconds)
+
     def _long_poll(self, wait_seconds: float, answered: Callable[[], bool] = lambda: False) -> None:
         """Wait up to wait_seconds until a receive would get a message, the queue is
         deleted, or answered(). Called with the lock held; the wait releases it.

@@ -18,7 +18,10 @@ Messages are received and deleted through the engine as any consumer's are:
 receive counts rise, the queue's visibility timeout hides them, and a message
 received maxReceiveCount times moves to the dead-letter queue on the next
 receive. A batch that fails is left alone to come back after its visibility
-timeout, as Lambda does.
+timeout, as Lambda does. A receive refused at a standard queue's in-flight limit
+(OverLimit, which other consumers' messages may fill) is tried again after a
+back-off on the queue's clock, as Lambda retries its polls ("uses a retry strategy
+with a backoff strategy", operatorguide sqs-retries), and the poller goes on.
 """
 
 import json
@@ -27,12 +30,14 @@ import threading
 
 from emulator import limits
 from emulator.engine.clock import Clock
+from emulator.errors import SqsError
 from emulator.events import records, responses
 from emulator.events.spec import MAX_PAYLOAD_BYTES, MappingSpec
 from emulator.events.targets import InvocationFailed, LambdaContext
 
 DEFAULT_CONCURRENCY = 5
 STOP_WAIT = 5.0  # real seconds to wait for the poller thread to end
+OVER_LIMIT_BACKOFF = 1.0  # seconds on the queue's clock before a receive refused with OverLimit is tried again
 COUNTERS = (
     "invocations",  # batches handed to the target (each batch is one invocation)
     "records",  # records in those batches
@@ -43,6 +48,7 @@ COUNTERS = (
     "items_reported_failed",
     "deleted",  # records deleted after their invocation
     "filtered_out",  # messages no filter passed, deleted without an invocation
+    "over_limit",  # receives refused at the queue's in-flight limit, each followed by a back-off
 )
 
 log = logging.getLogger(__name__)
@@ -169,8 +175,16 @@ class Poller:
             if self._stopped():
                 break
             wanted = min(limits.MAX_BATCH_ENTRIES, spec.batch_size - len(batch))
+            try:
+                deliveries = queue.receive(wanted, queue.visibility_timeout, 0)
+            except SqsError as error:
+                if error.name != "OverLimit":
+                    raise
+                self._stats.add(over_limit=1)
+                queue.pause(OVER_LIMIT_BACKOFF, self._stopped)
+                continue
             filtered_out = []
-            for delivery in queue.receive(wanted, queue.visibility_timeout, 0):
+            for delivery in deliveries:
                 record = records.record(delivery, queue)
                 if spec.filters and not any(pattern.matches(record) for pattern in spec.filters):
                     filtered_out.append(delivery.receipt_handle)

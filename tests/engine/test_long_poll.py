@@ -1,5 +1,6 @@
 """Long polls: what wakes them and when they give up. Every join is bounded."""
 
+import threading
 import time
 
 import pytest
@@ -170,3 +171,26 @@ def test_a_capped_long_poll_still_returns_a_message_sent_while_it_waits():
         assert [d.message for d in poller.result] == [message]
     finally:
         broker.close()
+
+
+def test_a_pause_outlasts_visible_messages_and_ends_on_stop_or_the_queues_deletion(broker, queue):
+    # Queue.pause is an in-process consumer's back-off (the event source poller refused with
+    # OverLimit): unlike a long poll, a visible message does not end it.
+    send(queue, "visible all along")
+    stop = threading.Event()
+    paused = threading.Thread(target=queue.pause, args=(20, stop.is_set))
+    paused.start()
+    paused.join(timeout=0.2)
+    assert paused.is_alive()
+    stop.set()
+    queue.wake_waiters()  # what the poller's stop() does
+    paused.join(timeout=2)
+    assert not paused.is_alive()
+
+    paused = threading.Thread(target=queue.pause, args=(20, lambda: False))
+    paused.start()
+    paused.join(timeout=0.2)
+    assert paused.is_alive()
+    broker.delete_queue(queue)
+    paused.join(timeout=2)
+    assert not paused.is_alive()

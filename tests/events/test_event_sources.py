@@ -29,7 +29,8 @@ from aws_lambda_powertools.utilities.batch import (
 )
 from aws_lambda_powertools.utilities.parser.models import SqsModel
 
-from emulator import serve
+from emulator import limits, serve
+from emulator.events.poller import OVER_LIMIT_BACKOFF
 
 REAL_WAIT = 5.0  # seconds a background thread gets to act
 
@@ -336,6 +337,32 @@ def test_a_fifo_batch_that_outlives_its_visibility_timeout_comes_back_and_the_po
     assert counters["succeeded"] == 1 and counters["deleted"] == 2  # the late deletes count for nothing
     assert depth(sqs, url) == (0, 0)
     assert thread_errors == []
+
+
+def test_a_receive_refused_at_the_in_flight_limit_is_tried_again_and_the_poller_goes_on(server, sqs, monkeypatch):
+    # quotas-queues (docs/sqs-reference.md 1.7): a short poll of a standard queue at its in-flight
+    # limit is OverLimit. Lambda retries its polls with a back-off (operatorguide sqs-retries:
+    # "Lambda automatically uses a retry strategy with a backoff strategy"), so the mapping stays
+    # enabled and handles the message once another consumer makes room. The limit is lowered
+    # to 2: 120,000 messages in flight take seconds to build.
+    monkeypatch.setattr(limits, "MAX_INFLIGHT", 2)
+    name, url = new_queue(sqs, VisibilityTimeout=300)
+    for body in ("held 1", "held 2"):
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+    held = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=2)["Messages"]  # another consumer's
+    assert len(held) == 2
+    sqs.send_message(QueueUrl=url, MessageBody="for the function")
+    recorder = Recorder()
+    mapping = server.event_source(name, recorder)
+    server.wait_for_event_source(mapping["id"], lambda c: c["over_limit"] >= 1)
+    assert recorder.events == [] and depth(sqs, url) == (1, 2)
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=held[0]["ReceiptHandle"])  # room for one
+    server.advance(OVER_LIMIT_BACKOFF)
+    counters = server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 1)
+    assert recorder.bodies() == [["for the function"]]
+    assert counters["failures"] == 0 and counters["succeeded"] == 1
+    assert [m["state"] for m in server.event_sources() if m["id"] == mapping["id"]] == ["enabled"]
+    assert depth(sqs, url) == (0, 1)
 
 
 # -- batching, filtering, concurrency ---------------------------------------------
