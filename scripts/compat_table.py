@@ -20,7 +20,7 @@ import botocore.session
 
 LINE = re.compile(r"emulator\.requests: \S+ \S+ (json|query) (\w+) (\d{3}) [\d.]+ms client=(\S+)")
 START, END = "<!-- compat-table:start -->", "<!-- compat-table:end -->"
-CLIENT_NAMES = {"boto3": "boto3", "aws-cli": "AWS CLI", "aws-sdk-js": "JS SDK v3"}
+CLIENT_NAMES = {"boto3": "boto3", "aws-cli": "AWS CLI", "aws-sdk-js": "JS SDK v3", "aws-sdk-go-v2": "Go SDK v2"}
 # kombu's asynchronous pycurl client (Celery's SQS transport), and the dashboard in headless chromium
 BROWSER_STYLE = {"pycurl": "kombu/pycurl", "browser": "dashboard (browser)"}
 
