@@ -21,8 +21,9 @@ import botocore.session
 LINE = re.compile(r"emulator\.requests: \S+ \S+ (json|query) (\w+) (\d{3}) [\d.]+ms client=(\S+)")
 START, END = "<!-- compat-table:start -->", "<!-- compat-table:end -->"
 CLIENT_NAMES = {"boto3": "boto3", "aws-cli": "AWS CLI", "aws-sdk-js": "JS SDK v3", "aws-sdk-go-v2": "Go SDK v2"}
-# kombu's asynchronous pycurl client (Celery's SQS transport), and the dashboard in headless chromium
-BROWSER_STYLE = {"pycurl": "kombu/pycurl", "browser": "dashboard (browser)"}
+# Clients whose User-Agent names no version of theirs: kombu's asynchronous pycurl client (Celery's
+# SQS transport), the dashboard in headless chromium, AsyncAws on Symfony HttpClient
+UNVERSIONED = {"pycurl": "kombu/pycurl", "browser": "dashboard (browser)", "symfony": "AsyncAws (Symfony HttpClient)"}
 
 
 def client_label(token: str, protocol: str) -> str:
@@ -30,8 +31,8 @@ def client_label(token: str, protocol: str) -> str:
     # urllib's version is the test's Python, not a client's: one raw HTTP column per protocol
     if token == "-" or not version or name.lower() == "python-urllib":
         return f"raw HTTP ({protocol})"
-    if name in BROWSER_STYLE:  # the server names these (emulator/server/app.py _client)
-        return f"{BROWSER_STYLE[name]} ({protocol})"
+    if name in UNVERSIONED:  # the server names these (emulator/server/app.py _client)
+        return f"{UNVERSIONED[name]} ({protocol})"
     major_minor = ".".join(version.split(".")[:2])
     return f"{CLIENT_NAMES.get(name.lower(), name)} {major_minor} ({protocol})"
 

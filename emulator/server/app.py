@@ -220,10 +220,13 @@ def _send(response: Response, start_response):
 def _client(agent: str) -> str:
     """The client's product token for the request log (e.g. Boto3/1.43.11, aws-cli/1.45.11).
     Browser-style agents all start with Mozilla/5.0: kombu's pycurl client, or a real
-    browser (the dashboard), told apart by what follows."""
+    browser (the dashboard), told apart by what follows. Symfony HttpClient (under
+    AsyncAws, Symfony Messenger's SQS client) sends "Symfony HttpClient/Native"."""
     token = agent.split(" ", 1)[0] or "-"
     if token.startswith("Mozilla/"):
         return "pycurl/-" if "pycurl" in agent else "browser/-"
+    if token == "Symfony":
+        return "symfony/-"
     return token
 
 
