@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -42,6 +43,26 @@ def clean_env(**extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update(extra)
     return env
+
+
+SCENARIO_TIMEOUT = 120  # seconds a client's scenario program may run
+
+
+def run_scenario(command: list[str], what: str, cwd: Path | None = None) -> dict:
+    """Run a client's scenario program (no AWS_* variables), which prints a JSON summary with
+    "ok": true once every step went through; the summary, or the test fails saying why."""
+    try:
+        done = subprocess.run(
+            command, cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=SCENARIO_TIMEOUT
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{what} ran more than {SCENARIO_TIMEOUT}s:\n{exc.stdout}\n{exc.stderr}")
+    try:
+        out = json.loads(done.stdout)
+    except ValueError:
+        pytest.fail(f"no JSON from {what} (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
+    assert done.returncode == 0 and out.get("ok"), f"{what} failed:\n{json.dumps(out, indent=2)}\n{done.stderr}"
+    return out
 
 
 def _clock_of(endpoint: str) -> str | None:

@@ -9,21 +9,19 @@ ReceiveMessage and fails the call on a mismatch; MD5OfMessageAttributes is recom
 from __future__ import annotations
 
 import base64
-import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from compat_tests.clients.conftest import clean_env, missing
+from compat_tests.clients.conftest import clean_env, missing, run_scenario
 from compat_tests.helpers import DEFAULT_ACCOUNT, NON_EXISTENT_QUEUE, md5_hex, md5_of_attributes, unique_name
 
 SCENARIO = Path(__file__).resolve().parent / "go" / "sqs_scenario.go"
 GOPATH = "/usr/share/gocode"  # where Debian's Go library packages put their sources
 SDK = Path(GOPATH, "src/github.com/aws/aws-sdk-go-v2/service/sqs")
 BUILD_TIMEOUT = 300
-SCENARIO_TIMEOUT = 120
 
 BODY = "héllo wörld ✓ 😀 日本語 \t\n<&>"
 
@@ -54,17 +52,7 @@ def scenario(tmp_path_factory):
 @pytest.fixture(scope="module")
 def summary(scenario, endpoint):
     name = unique_name("go")
-    try:
-        done = subprocess.run(
-            [str(scenario), endpoint, name], env=clean_env(), capture_output=True, text=True, timeout=SCENARIO_TIMEOUT
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"the Go scenario ran more than {SCENARIO_TIMEOUT}s:\n{exc.stdout}\n{exc.stderr}")
-    try:
-        out = json.loads(done.stdout)
-    except ValueError:
-        pytest.fail(f"no JSON from the Go scenario (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
-    assert done.returncode == 0 and out.get("ok"), f"scenario failed:\n{json.dumps(out, indent=2)}\n{done.stderr}"
+    out = run_scenario([str(scenario), endpoint, name], "the Go scenario")
     out["queueName"] = name
     return out
 

@@ -8,19 +8,17 @@ recomputes MD5OfMessageAttributes itself (the SDK does not check those).
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from compat_tests.clients.conftest import clean_env, missing
+from compat_tests.clients.conftest import missing, run_scenario
 from compat_tests.helpers import DEFAULT_ACCOUNT, NON_EXISTENT_QUEUE, md5_hex
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 NPM_CI_TIMEOUT = 300
-SCENARIO_TIMEOUT = 120
 
 BODY = "héllo wörld ✓ 😀 日本語 \t\n<&>"
 
@@ -48,23 +46,7 @@ def node_modules():
 
 @pytest.fixture(scope="module")
 def summary(node_modules, endpoint):
-    try:
-        done = subprocess.run(
-            [node_modules, "sqs_scenario.mjs", endpoint, "node-sdk"],
-            cwd=NODE_DIR,
-            env=clean_env(),
-            capture_output=True,
-            text=True,
-            timeout=SCENARIO_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"sqs_scenario.mjs ran more than {SCENARIO_TIMEOUT}s:\n{exc.stdout}\n{exc.stderr}")
-    try:
-        out = json.loads(done.stdout)
-    except ValueError:
-        pytest.fail(f"no JSON from sqs_scenario.mjs (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
-    assert done.returncode == 0 and out.get("ok"), f"scenario failed:\n{json.dumps(out, indent=2)}\n{done.stderr}"
-    return out
+    return run_scenario([node_modules, "sqs_scenario.mjs", endpoint, "node-sdk"], "sqs_scenario.mjs", cwd=NODE_DIR)
 
 
 def test_create_and_get_queue_url(summary, endpoint):

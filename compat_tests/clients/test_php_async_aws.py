@@ -7,19 +7,16 @@ part of it. AsyncAws checks no digests itself: they are recomputed here.
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from compat_tests.clients.conftest import clean_env, missing
+from compat_tests.clients.conftest import missing, run_scenario
 from compat_tests.helpers import DEFAULT_ACCOUNT, NON_EXISTENT_QUEUE, md5_hex, md5_of_attributes, unique_name
 
 SCENARIO = Path(__file__).resolve().parent / "php" / "sqs_scenario.php"
 AUTOLOAD = Path("/usr/share/php/AsyncAws/Sqs/autoload.php")  # Debian's php-async-aws-sqs
-SCENARIO_TIMEOUT = 120
 
 BODY = "héllo wörld ✓ 😀 日本語 \t\n<&>"
 
@@ -30,21 +27,7 @@ def summary(endpoint):
     if not php or not AUTOLOAD.is_file():
         missing(f"needs php and Debian's php-async-aws-sqs (php={php}, {AUTOLOAD} present: {AUTOLOAD.is_file()})")
     name = unique_name("php")
-    try:
-        done = subprocess.run(
-            [php, str(SCENARIO), endpoint, name],
-            env=clean_env(),
-            capture_output=True,
-            text=True,
-            timeout=SCENARIO_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"the PHP scenario ran more than {SCENARIO_TIMEOUT}s:\n{exc.stdout}\n{exc.stderr}")
-    try:
-        out = json.loads(done.stdout)
-    except ValueError:
-        pytest.fail(f"no JSON from the PHP scenario (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
-    assert done.returncode == 0 and out.get("ok"), f"scenario failed:\n{json.dumps(out, indent=2)}\n{done.stderr}"
+    out = run_scenario([php, str(SCENARIO), endpoint, name], "the PHP scenario")
     out["queueName"] = name
     return out
 

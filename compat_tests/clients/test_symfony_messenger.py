@@ -9,20 +9,17 @@ checks one part of it.
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from compat_tests.clients.conftest import clean_env, missing
+from compat_tests.clients.conftest import missing, run_scenario
 from compat_tests.helpers import DEFAULT_ACCOUNT, unique_name
 
 SCENARIO = Path(__file__).resolve().parent / "php" / "messenger_scenario.php"
 BRIDGE = Path("/usr/share/php/Symfony/Component/Messenger/Bridge/AmazonSqs/autoload.php")
-SCENARIO_TIMEOUT = 120
 
 
 @pytest.fixture(scope="module")
@@ -34,21 +31,7 @@ def summary(endpoint):
         )
     name = unique_name("messenger")
     host_port = urlsplit(endpoint).netloc
-    try:
-        done = subprocess.run(
-            [php, str(SCENARIO), host_port, name],
-            env=clean_env(),
-            capture_output=True,
-            text=True,
-            timeout=SCENARIO_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"the Messenger scenario ran more than {SCENARIO_TIMEOUT}s:\n{exc.stdout}\n{exc.stderr}")
-    try:
-        out = json.loads(done.stdout)
-    except ValueError:
-        pytest.fail(f"no JSON from the Messenger scenario (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
-    assert done.returncode == 0 and out.get("ok"), f"scenario failed:\n{json.dumps(out, indent=2)}\n{done.stderr}"
+    out = run_scenario([php, str(SCENARIO), host_port, name], "the Messenger scenario")
     out["queueName"] = name
     return out
 
