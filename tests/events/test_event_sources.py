@@ -511,7 +511,8 @@ def test_a_fifo_queue_runs_at_most_one_batch_per_message_group_at_once(server, s
         release.wait(REAL_WAIT)
 
     mapping = server.event_source(name, handler, batch_size=1)  # five slots, three groups
-    server.wait_for_event_source(mapping["id"], lambda c: c["in_flight"] == 3)
+    # An invocation counts as in flight just before its handler runs: wait for both.
+    server.wait_for_event_source(mapping["id"], lambda c: c["in_flight"] == 3 and len(seen) == 3)
     assert sorted(seen) == ["a0", "b0", "c0"] and depth(sqs, url) == (3, 3)
     release.set()
     counters = server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 6)
