@@ -441,7 +441,8 @@ def test_maximum_concurrency_caps_the_invocations_the_handler_sees_at_once(serve
             running[0] -= 1
 
     mapping = server.event_source(name, handler, batch_size=1, maximum_concurrency=maximum_concurrency)
-    server.wait_for_event_source(mapping["id"], lambda c: c["in_flight"] == expected)
+    # An invocation counts as in flight just before its handler runs: wait for both.
+    server.wait_for_event_source(mapping["id"], lambda c: c["in_flight"] == expected and peak[0] == expected)
     assert depth(sqs, url) == (20 - expected, expected)  # no message taken without a free slot
     release.set()
     counters = server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 20)
