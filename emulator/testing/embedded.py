@@ -46,9 +46,14 @@ class EmulatorServer:
     """A running emulator; stop() (or leaving its `with` block) ends it."""
 
     def __init__(self, options: Options):
-        from emulator.server.build import build  # here, so that `from emulator import serve` stays light
+        # here, so that `from emulator import serve` stays light
+        from emulator.server.build import build
+        from emulator.server.options import cannot_listen
 
-        self._emulator = build(options)
+        try:
+            self._emulator = build(options)
+        except OSError as error:  # the bind's, whichever server raised it: one line naming the keyword
+            raise OSError(error.errno, cannot_listen(error, options.host, options.port, _keyword)) from None
         self.options = options
         self.account_id = options.account_id
         self.region = options.region
@@ -195,6 +200,10 @@ class EmulatorServer:
             aws_access_key_id="test",
             aws_secret_access_key="test",
         )
+
+
+def _keyword(option: str, value) -> str:
+    return f"serve({option}={value!r})"
 
 
 def serve(
