@@ -2,7 +2,6 @@
 
 import argparse
 import dataclasses
-import errno
 import ipaddress
 import logging
 import os
@@ -78,15 +77,8 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
     return argparse.Namespace(options=chosen)
 
 
-def _bind_problem(error: OSError, chosen: Options) -> str:
-    """A failed bind, naming the option that chose the address."""
-    if error.errno == errno.EADDRINUSE:
-        return f"--port {chosen.port}: address already in use (--port 0 picks a free port)"
-    if error.errno == errno.EACCES:
-        return f"--port {chosen.port}: permission denied (ports below 1024 need privileges)"
-    # Not an address of this machine, or a name that does not resolve (negative: getaddrinfo's codes).
-    reason = os.strerror(error.errno) if error.errno and error.errno > 0 else "no such host"
-    return f"--host {chosen.host}: cannot listen there: {reason}"
+def _flag(option: str, value) -> str:
+    return f"--{option.replace('_', '-')} {value}"
 
 
 def client_address(host: str) -> str:
@@ -124,7 +116,7 @@ def main(argv=None) -> None:
     except (StoreError, config.ConfigError) as error:
         sys.exit(f"sqs-emulator: {error}")
     except OSError as error:
-        sys.exit(f"sqs-emulator: {_bind_problem(error, chosen)}")
+        sys.exit(f"sqs-emulator: {options.cannot_listen(error, chosen.host, chosen.port, _flag)}")
     server = emulator.http
     assert server is not None  # build() listens unless told not to
 
