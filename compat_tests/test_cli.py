@@ -233,6 +233,25 @@ def test_serve_on_a_taken_port_names_it_in_one_line():
     assert done.stdout == f"[Errno 98] serve(port={port}): address already in use (serve(port=0) picks a free port)\n"
 
 
+def test_help_shows_empty_defaults_as_none_and_config_takes_hocon():
+    proc = _start({"COLUMNS": "200"}, "--help")
+    assert proc.wait(timeout=10) == 0
+    text = proc.stdout.read()
+    assert "default ()" not in text and "SQS_EMULATOR_ALLOWED_HOSTS; default none)" in text
+    assert "or ElasticMQ's HOCON file (.conf)" in text
+
+
+def test_a_new_data_dir_is_not_reported_as_migrated(tmp_path):
+    proc = _start({}, "--port", "0", "--data-dir", str(tmp_path / "new"))
+    try:
+        lines = [proc.stdout.readline() for _ in range(2)]
+        while not lines[-1].startswith("SQS emulator listening"):
+            lines.append(proc.stdout.readline())
+    finally:
+        assert _stop(proc, signal.SIGTERM) == 0
+    assert not [line for line in lines if "migrated" in line], lines
+
+
 def test_version_and_the_sync_warning():
     proc = _start({}, "--version")
     assert proc.wait(timeout=10) == 0 and proc.stdout.read().startswith("sqs-emulator 0.")

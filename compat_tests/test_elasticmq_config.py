@@ -123,6 +123,11 @@ def test_fifo_queues_durations_and_the_aws_section(server_with, tmp_path):
             "not valid HOCON at line 4, column 1: Expected '}' (the file ended)",
         ),
         ("queues {\n  q { delay = = 5 }\n}\n", "not valid HOCON at line 2, column"),
+        (
+            "queues {\n  orders.fifo { fifo = true }\n}\n",
+            "queue 'orders': fifo { ... } is an object inside it; a queue name with a dot is quoted in HOCON: "
+            '"orders.fifo" { ... }',
+        ),
     ],
 )
 def test_a_bad_elasticmq_file_stops_the_start_naming_the_file_and_the_queue(tmp_path, text, expected):
@@ -149,6 +154,7 @@ def test_an_elasticmq_file_is_known_by_its_content_and_what_it_cannot_mean_is_wa
     log = server.log_path.read_text()
     assert f"{config}: queue 'orders': receiveMessageWait: 5 without a unit is milliseconds" in log
     assert f"{config}: queue 'orders': unknown key 'colour' is ignored" in log
+    assert log.count("unknown key 'colour'") == 1  # once: reading [server] from the file warned too
 
 
 def _readme_block(language: str) -> str:

@@ -33,6 +33,8 @@ class _Parser(argparse.ArgumentParser):
 def _shown(default) -> str:
     if default is None:
         return "none"
+    if isinstance(default, tuple):
+        return ",".join(default) or "none"
     if isinstance(default, bool):
         return "false" if not default else "true"
     return f"{default:g}" if isinstance(default, float) else str(default)

@@ -286,7 +286,7 @@ TABLE = (
     Option(
         "config",
         Text("FILE", bool, "must name a file"),
-        "a TOML file: [[queues]] created at start when missing, and [server] options",
+        "a TOML file ([[queues]] created at start when missing, [server] options) or ElasticMQ's HOCON file (.conf)",
     ),
     Option(
         "queue_urls",
