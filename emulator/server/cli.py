@@ -30,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _shown(default) -> str:
+def shown_default(default) -> str:
     if default is None:
         return "none"
     if isinstance(default, tuple):
@@ -51,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
             dest=option.name,
             default=argparse.SUPPRESS,  # absent: the environment, the file or the default decides
             metavar=option.kind.metavar,
-            help=f"{option.help} (env {option.env}; default {_shown(DEFAULTS[option.name])})",
+            help=f"{option.help} (env {option.env}; default {shown_default(DEFAULTS[option.name])})",
             **bare,
         )
     return parser
