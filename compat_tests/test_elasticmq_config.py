@@ -157,19 +157,19 @@ def test_an_elasticmq_file_is_known_by_its_content_and_what_it_cannot_mean_is_wa
     assert log.count("unknown key 'colour'") == 1  # once: reading [server] from the file warned too
 
 
-def _readme_block(language: str) -> str:
-    """The README's side-by-side example in `language` (its section "Coming from moto, LocalStack or ElasticMQ")."""
-    readme = (REPO_ROOT / "README.md").read_text()
+def _guide_block(language: str) -> str:
+    """The migration guide's example in `language` (docs/guides/migrating.md, "ElasticMQ's configuration file")."""
+    readme = (REPO_ROOT / "docs" / "guides" / "migrating.md").read_text()
     section = readme[readme.index("**ElasticMQ's configuration file.**") :]
     start = section.index(f"```{language}\n") + len(language) + 4
     return section[start : section.index("```", start)]
 
 
-def test_the_readmes_elasticmq_file_and_its_toml_translation_give_the_same_queues(server_with, tmp_path):
+def test_the_guides_elasticmq_file_and_its_toml_translation_give_the_same_queues(server_with, tmp_path):
     described = []
     for name, language in (("custom.conf", "hocon"), ("queues.toml", "toml")):
         config = tmp_path / name
-        config.write_text(_readme_block(language))
+        config.write_text(_guide_block(language))
         server, sqs = server_with("--config", str(config))
         queues = {}
         for url in sqs.list_queues()["QueueUrls"]:

@@ -224,7 +224,7 @@ def serve(
     as a context manager, or call .stop(). A keyword left out (None) takes the config
     file's [server] value, else serve()'s default: port 0 (a free port), the manual
     clock, no cooldowns; else the command line's. long_poll_cap: the most real seconds
-    an empty long poll waits; queue_urls: aws, path or host (README, "How queue URLs are formed").
+    an empty long poll waits; queue_urls: aws, path or host (docs/guides/usage.md, "How queue URLs are formed").
     Bad values raise ValueError (OptionError), a bad file ConfigError."""
     given = {
         "port": port,
