@@ -3,7 +3,7 @@ each a subprocess on a free loopback port, run by the current-model interpreter
 (SQS_COMPAT_SERVER_PYTHON, for the old-boto3 env) and stopped at the end.
 
 With SQS_COMPAT_LOG_DIR set, emulators log every request (operation, protocol,
-status, client) there; scripts/compat_table.py builds the README's table from them.
+status, client) there; scripts/compat_table.py builds docs/reference/compatibility.md's table from them.
 """
 
 from __future__ import annotations

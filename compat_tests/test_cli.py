@@ -115,8 +115,10 @@ def test_the_banner_names_the_dashboard():
         assert _stop(proc, signal.SIGTERM) == 0
 
 
+HOST_PROBLEM = "must be an IP address or a name this machine resolves (127.0.0.1, 0.0.0.0, ::)"
 # One bad value per option, refused by the process alike from each source (emulator/server/options.py).
 BAD = {
+    "host": ("locahost", f"{HOST_PROBLEM}, not 'locahost'"),
     "port": ("-1", "must be from 0 to 65535, not -1"),
     "account_id": ("12", "must be 12 digits, not '12'"),
     "hostname": ("sqs:port", "must be a host name, optionally with :port, not 'sqs:port'"),
@@ -126,7 +128,7 @@ BAD = {
     "recreate_cooldown": ("soon", "must be a number of seconds, not 'soon'"),
     "cooldowns": ("none", "must be one of aws, off, not 'none'"),
     "receipts": ("lenient", "must be one of aws, strict, not 'lenient'"),
-    "data_dir": ("", "must name a directory, not ''"),
+    "data_dir": ("", "must name a directory (an existing one or one to create), not ''"),
     "sync": ("never", "must be one of always, interval, off, not 'never'"),
     "sync_interval_ms": ("0", "must be from 1 to 60000, not 0"),
     "config": ("", "must name a file, not ''"),
@@ -200,6 +202,54 @@ def test_a_taken_port_is_named_in_one_line():
         assert (
             proc.stdout.read() == f"sqs-emulator: --port {port}: address already in use (--port 0 picks a free port)\n"
         )
+
+
+def test_an_address_that_is_no_address_is_one_line():
+    # Before: the HTTP server's 27-line traceback ending "ValueError: Invalid host/port specified."
+    proc = _start({"SQS_EMULATOR_HOST": "999.1.1.1"})
+    assert proc.wait(timeout=10) == 2
+    assert proc.stdout.read() == f"sqs-emulator: error: SQS_EMULATOR_HOST {HOST_PROBLEM}, not '999.1.1.1'\n"
+
+
+def test_a_data_dir_that_is_a_file_is_one_line(tmp_path):
+    # Before: "cannot use data dir ...: File exists".
+    (tmp_path / "notes.txt").write_text("mine")
+    proc = _start({}, "--data-dir", str(tmp_path / "notes.txt"))
+    assert proc.wait(timeout=10) == 2
+    assert proc.stdout.read() == (
+        f"sqs-emulator: error: --data-dir must name a directory (an existing one or one to create), "
+        f"not '{tmp_path / 'notes.txt'}'\n"
+    )
+
+
+def test_serve_on_a_taken_port_names_it_in_one_line():
+    # Before: a bare "OSError: [Errno 98] Address already in use" under a traceback into the server.
+    program = "import sys\nfrom emulator import serve\ntry:\n    serve(port=int(sys.argv[1]))\nexcept OSError as e:\n    print(e)\n"
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [PYTHON, "-c", program, str(port)], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
+        )
+    assert done.stdout == f"[Errno 98] serve(port={port}): address already in use (serve(port=0) picks a free port)\n"
+
+
+def test_help_shows_empty_defaults_as_none_and_config_takes_hocon():
+    proc = _start({"COLUMNS": "200"}, "--help")
+    assert proc.wait(timeout=10) == 0
+    text = proc.stdout.read()
+    assert "default ()" not in text and "SQS_EMULATOR_ALLOWED_HOSTS; default none)" in text
+    assert "or ElasticMQ's HOCON file (.conf)" in text
+
+
+def test_a_new_data_dir_is_not_reported_as_migrated(tmp_path):
+    proc = _start({}, "--port", "0", "--data-dir", str(tmp_path / "new"))
+    try:
+        lines = [proc.stdout.readline() for _ in range(2)]
+        while not lines[-1].startswith("SQS emulator listening"):
+            lines.append(proc.stdout.readline())
+    finally:
+        assert _stop(proc, signal.SIGTERM) == 0
+    assert not [line for line in lines if "migrated" in line], lines
 
 
 def test_version_and_the_sync_warning():

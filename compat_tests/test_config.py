@@ -87,6 +87,11 @@ def test_a_queue_kept_in_the_data_dir_is_not_overwritten_and_the_difference_is_r
             '[[queues]]\nname = "b"\nattributes = { RedrivePolicy = { deadLetterTargetArn = "a", maxReceiveCount = 3 } }\n',
             "dead-letter queues form a cycle",
         ),
+        (
+            '[[queues]]\nname = "orders.fifo"\n',
+            "queue 'orders.fifo': InvalidParameterValue: Can only include alphanumeric characters, hyphens, or "
+            "underscores. 1 to 80 in length (a .fifo name is a FIFO queue's: add attributes = { FifoQueue = true })",
+        ),
         ("queues = [\n", "not valid TOML"),
         ("[settings]\nx = 1\n", "unknown key 'settings'"),
     ],

@@ -123,6 +123,11 @@ def test_fifo_queues_durations_and_the_aws_section(server_with, tmp_path):
             "not valid HOCON at line 4, column 1: Expected '}' (the file ended)",
         ),
         ("queues {\n  q { delay = = 5 }\n}\n", "not valid HOCON at line 2, column"),
+        (
+            "queues {\n  orders.fifo { fifo = true }\n}\n",
+            "queue 'orders': fifo { ... } is an object inside it; a queue name with a dot is quoted in HOCON: "
+            '"orders.fifo" { ... }',
+        ),
     ],
 )
 def test_a_bad_elasticmq_file_stops_the_start_naming_the_file_and_the_queue(tmp_path, text, expected):
@@ -149,21 +154,22 @@ def test_an_elasticmq_file_is_known_by_its_content_and_what_it_cannot_mean_is_wa
     log = server.log_path.read_text()
     assert f"{config}: queue 'orders': receiveMessageWait: 5 without a unit is milliseconds" in log
     assert f"{config}: queue 'orders': unknown key 'colour' is ignored" in log
+    assert log.count("unknown key 'colour'") == 1  # once: reading [server] from the file warned too
 
 
-def _readme_block(language: str) -> str:
-    """The README's side-by-side example in `language` (its section "Coming from moto, LocalStack or ElasticMQ")."""
-    readme = (REPO_ROOT / "README.md").read_text()
+def _guide_block(language: str) -> str:
+    """The migration guide's example in `language` (docs/guides/migrating.md, "ElasticMQ's configuration file")."""
+    readme = (REPO_ROOT / "docs" / "guides" / "migrating.md").read_text()
     section = readme[readme.index("**ElasticMQ's configuration file.**") :]
     start = section.index(f"```{language}\n") + len(language) + 4
     return section[start : section.index("```", start)]
 
 
-def test_the_readmes_elasticmq_file_and_its_toml_translation_give_the_same_queues(server_with, tmp_path):
+def test_the_guides_elasticmq_file_and_its_toml_translation_give_the_same_queues(server_with, tmp_path):
     described = []
     for name, language in (("custom.conf", "hocon"), ("queues.toml", "toml")):
         config = tmp_path / name
-        config.write_text(_readme_block(language))
+        config.write_text(_guide_block(language))
         server, sqs = server_with("--config", str(config))
         queues = {}
         for url in sqs.list_queues()["QueueUrls"]:

@@ -7,7 +7,7 @@ development server), so emulator only.
 
 AWS answers an oversized request 413 "Request Entity Too Large" (observed from
 SQS: python-beaver issue #204); the body's code is the emulator's choice,
-since AWS's body for it is not recorded (README "The HTTP server")."""
+since AWS's body for it is not recorded (docs/server.md)."""
 
 from __future__ import annotations
 

@@ -97,4 +97,6 @@ def test_an_unopenable_database_path_and_an_unusable_data_dir_are_refused(tmp_pa
     _refused(tmp_path, f"cannot open {tmp_path / 'sqs.db'}")
     not_a_dir = tmp_path / "file"
     not_a_dir.write_text("x")
-    _refused(not_a_dir, f"cannot use data dir {not_a_dir}")
+    # A file is refused with the options, in words; a directory that cannot be made, by the store.
+    _refused(not_a_dir, f"--data-dir must name a directory (an existing one or one to create), not '{not_a_dir}'")
+    _refused(not_a_dir / "sub", f"cannot use data dir {not_a_dir / 'sub'}: Not a directory")

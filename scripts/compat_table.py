@@ -1,4 +1,4 @@
-"""Build the README's compatibility table from what the test servers served.
+"""Build the compatibility table (docs/reference/compatibility.md) from what the test servers served.
 
 The compat tests run their servers with SQS_COMPAT_LOG_DIR set, so every
 request is logged with its protocol, operation, status and client (the first
@@ -7,7 +7,7 @@ operation x (client, protocol): "yes" where that client got a successful
 answer to that operation, "errors" where it only got error answers.
 
     python scripts/compat_table.py LOG_DIR            # print the table
-    python scripts/compat_table.py LOG_DIR --write README.md
+    python scripts/compat_table.py LOG_DIR --write docs/reference/compatibility.md
 """
 
 import argparse

@@ -2,7 +2,6 @@
 
 import argparse
 import dataclasses
-import errno
 import ipaddress
 import logging
 import os
@@ -31,9 +30,11 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _shown(default) -> str:
+def shown_default(default) -> str:
     if default is None:
         return "none"
+    if isinstance(default, tuple):
+        return ",".join(default) or "none"
     if isinstance(default, bool):
         return "false" if not default else "true"
     return f"{default:g}" if isinstance(default, float) else str(default)
@@ -50,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
             dest=option.name,
             default=argparse.SUPPRESS,  # absent: the environment, the file or the default decides
             metavar=option.kind.metavar,
-            help=f"{option.help} (env {option.env}; default {_shown(DEFAULTS[option.name])})",
+            help=f"{option.help} (env {option.env}; default {shown_default(DEFAULTS[option.name])})",
             **bare,
         )
     return parser
@@ -78,15 +79,8 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
     return argparse.Namespace(options=chosen)
 
 
-def _bind_problem(error: OSError, chosen: Options) -> str:
-    """A failed bind, naming the option that chose the address."""
-    if error.errno == errno.EADDRINUSE:
-        return f"--port {chosen.port}: address already in use (--port 0 picks a free port)"
-    if error.errno == errno.EACCES:
-        return f"--port {chosen.port}: permission denied (ports below 1024 need privileges)"
-    # Not an address of this machine, or a name that does not resolve (negative: getaddrinfo's codes).
-    reason = os.strerror(error.errno) if error.errno and error.errno > 0 else "no such host"
-    return f"--host {chosen.host}: cannot listen there: {reason}"
+def _flag(option: str, value) -> str:
+    return f"--{option.replace('_', '-')} {value}"
 
 
 def client_address(host: str) -> str:
@@ -124,7 +118,7 @@ def main(argv=None) -> None:
     except (StoreError, config.ConfigError) as error:
         sys.exit(f"sqs-emulator: {error}")
     except OSError as error:
-        sys.exit(f"sqs-emulator: {_bind_problem(error, chosen)}")
+        sys.exit(f"sqs-emulator: {options.cannot_listen(error, chosen.host, chosen.port, _flag)}")
     server = emulator.http
     assert server is not None  # build() listens unless told not to
 

@@ -128,14 +128,16 @@ def load(path: str, account: str, region: str) -> list[_Entry]:
     return _queues(path, _read(path), account, region)
 
 
-def _read(path: str) -> dict:
+def _read(path: str, queues: bool = True) -> dict:
+    """The file's document. An ElasticMQ file has only queues: read (and warned about) when
+    `queues` asks, so that one start, which also reads [server], warns once."""
     try:
         with open(path, "rb") as file:
             data = file.read()
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it: {error.strerror}") from None
     if elasticmq.is_hocon(path, data):  # ElasticMQ's file, as it is
-        return {"queues": elasticmq.queues(path, data, ConfigError)}
+        return {"queues": elasticmq.queues(path, data, ConfigError)} if queues else {}
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
@@ -148,7 +150,7 @@ def _read(path: str) -> dict:
 
 def server_table(path: str) -> dict:
     """The file's [server] table of options, as written (options.from_table reads it)."""
-    server = _read(path).get("server", {})
+    server = _read(path, queues=False).get("server", {})
     if not isinstance(server, dict):
         raise ConfigError(f"{path}: server must be a table, written [server]")
     return server
@@ -156,7 +158,7 @@ def server_table(path: str) -> dict:
 
 def credentials(path: str, default_account: str) -> tuple[dict[str, Credential], str | None]:
     """The file's access keys (by key) and its admin token, for --require-auth."""
-    document = _read(path)
+    document = _read(path, queues=False)
     raw = document.get("credentials", [])
     if not isinstance(raw, list):
         raise ConfigError(f"{path}: credentials must be an array of tables, written [[credentials]]")
@@ -292,5 +294,8 @@ def _create(entry: _Entry, broker, region: str) -> None:
     try:
         api.dispatch(ctx, "CreateQueue", params)
     except SqsError as error:
-        raise ConfigError(f"{entry.where}: {error.name}: {error.message}") from None
+        hint = ""
+        if entry.name.endswith(".fifo") and entry.attributes.get("FifoQueue", "").lower() != "true":
+            hint = " (a .fifo name is a FIFO queue's: add attributes = { FifoQueue = true })"
+        raise ConfigError(f"{entry.where}: {error.name}: {error.message}{hint}") from None
     log.info("%s: created", entry.where)

@@ -123,6 +123,11 @@ def _entry(path: str, name: str, raw, account: str | None, region: str | None, e
         raise error(f"{where}: a queue is an object: {name} {{ ... }}")
     attributes: dict = {}
     for key, value in raw.items():
+        if isinstance(value, dict) and key not in ("deadLettersQueue", "tags"):
+            # HOCON reads `orders.fifo { ... }` as a path: queue orders, holding an object fifo.
+            raise error(
+                f'{where}: {key} {{ ... }} is an object inside it; a queue name with a dot is quoted in HOCON: "{name}.{key}" {{ ... }}'
+            )
         if key in DURATIONS:
             attributes[DURATIONS[key]] = _seconds(value, f"{where}: {key}", error)
         elif key in FLAGS:

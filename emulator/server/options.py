@@ -19,8 +19,12 @@ Adding an option: a field on `Options` (build.py) and one `Option(...)` line in 
 
 from __future__ import annotations
 
+import errno
+import ipaddress
 import math
+import os
 import re
+import socket
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
@@ -185,6 +189,40 @@ def _valid_host(value: str) -> bool:
     return bool(parts.hostname) and parts.netloc == value and "@" not in value
 
 
+def _listenable(value: str) -> bool:
+    """An IP address, or a name this machine resolves: checked here, so that a typo
+    (`locahost`, `999.1.1.1`) is one line rather than the HTTP server's traceback."""
+    try:
+        ipaddress.ip_address(value)
+        return True
+    except ValueError:
+        pass
+    try:
+        socket.getaddrinfo(value, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError):
+        return False
+    return True
+
+
+def _directory(value: str) -> bool:
+    """A directory, or a path where one can be made: a file there is refused here, in words
+    (the store would say only "File exists")."""
+    return bool(value) and not (os.path.exists(value) and not os.path.isdir(value))
+
+
+def cannot_listen(error: OSError, host: str, port: int, naming) -> str:
+    """Why the server could not listen on host:port (its bind's OSError, whichever server
+    raised it), naming the option that chose each: `naming(option, value)` says it as its
+    caller's user gave it (`--port 9324`, `port=9324`, `ini option sqs_emulator_port = 9324`)."""
+    if error.errno == errno.EADDRINUSE:
+        return f"{naming('port', port)}: address already in use ({naming('port', 0)} picks a free port)"
+    if error.errno == errno.EACCES:
+        return f"{naming('port', port)}: permission denied (ports below 1024 need privileges)"
+    # Not an address of this machine (negative: getaddrinfo's codes, a name that stopped resolving).
+    reason = os.strerror(error.errno) if error.errno and error.errno > 0 else "no such host"
+    return f"{naming('host', host)}: cannot listen there: {reason}"
+
+
 @dataclass(frozen=True)
 class Option:
     name: str  # the Options field
@@ -201,7 +239,11 @@ class Option:
 
 
 TABLE = (
-    Option("host", Text("ADDRESS"), "the address to listen on; the loopback default admits this machine only"),
+    Option(
+        "host",
+        Text("ADDRESS", _listenable, "must be an IP address or a name this machine resolves (127.0.0.1, 0.0.0.0, ::)"),
+        "the address to listen on; the loopback default admits this machine only",
+    ),
     Option("port", Integer(0, 65535, "PORT"), "the TCP port to listen on; 0 picks a free one"),
     Option(
         "account_id",
@@ -228,7 +270,7 @@ TABLE = (
     ),
     Option(
         "data_dir",
-        Text("DIR", bool, "must name a directory"),
+        Text("DIR", _directory, "must name a directory (an existing one or one to create)"),
         "keep everything in this directory, back on the next start; without it, all is in memory",
     ),
     Option(
@@ -244,7 +286,7 @@ TABLE = (
     Option(
         "config",
         Text("FILE", bool, "must name a file"),
-        "a TOML file: [[queues]] created at start when missing, and [server] options",
+        "a TOML file ([[queues]] created at start when missing, [server] options) or ElasticMQ's HOCON file (.conf)",
     ),
     Option(
         "queue_urls",

@@ -117,4 +117,5 @@ def _check_and_migrate(db: sqlite3.Connection, path: str, sync: str) -> None:
             if db.in_transaction:
                 db.rollback()
             raise
-        log.info("store %s: schema migrated to version %d", path, number)
+        if has_tables:  # a new file is not news: only an older store's upgrade is
+            log.info("store %s: schema migrated to version %d", path, number)

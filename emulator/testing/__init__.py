@@ -1,7 +1,4 @@
-"""The emulator inside the user's own process: `serve()` (embedded.py) and the
-pytest plugin on it (pytest_plugin.py). Built on emulator/server/; nothing in
-the emulator depends on it.
-
-Empty on purpose: the plugin loads in every pytest session once the package is
-installed, and the server is imported only when a test asks for one.
+"""The emulator inside the user's own process: `serve()` (embedded.py). Built on
+emulator/server/; nothing in the emulator depends on it. The pytest plugin on it is the
+top-level module pytest_sqs_emulator (a name no project's own package takes).
 """

@@ -46,9 +46,14 @@ class EmulatorServer:
     """A running emulator; stop() (or leaving its `with` block) ends it."""
 
     def __init__(self, options: Options):
-        from emulator.server.build import build  # here, so that `from emulator import serve` stays light
+        # here, so that `from emulator import serve` stays light
+        from emulator.server.build import build
+        from emulator.server.options import cannot_listen
 
-        self._emulator = build(options)
+        try:
+            self._emulator = build(options)
+        except OSError as error:  # the bind's, whichever server raised it: one line naming the keyword
+            raise OSError(error.errno, cannot_listen(error, options.host, options.port, _keyword)) from None
         self.options = options
         self.account_id = options.account_id
         self.region = options.region
@@ -197,6 +202,10 @@ class EmulatorServer:
         )
 
 
+def _keyword(option: str, value) -> str:
+    return f"serve({option}={value!r})"
+
+
 def serve(
     port: int | None = None,
     clock: str | None = None,
@@ -215,7 +224,7 @@ def serve(
     as a context manager, or call .stop(). A keyword left out (None) takes the config
     file's [server] value, else serve()'s default: port 0 (a free port), the manual
     clock, no cooldowns; else the command line's. long_poll_cap: the most real seconds
-    an empty long poll waits; queue_urls: aws, path or host (README, "How queue URLs are formed").
+    an empty long poll waits; queue_urls: aws, path or host (docs/guides/usage.md, "How queue URLs are formed").
     Bad values raise ValueError (OptionError), a bad file ConfigError."""
     given = {
         "port": port,

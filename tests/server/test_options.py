@@ -31,7 +31,12 @@ CASES = {
     "recreate_cooldown": ("2.5", 2.5, "soon", "must be a number of seconds, not 'soon'"),
     "cooldowns": ("OFF", "off", "none", "must be one of aws, off, not 'none'"),
     "receipts": ("Strict", "strict", "lenient", "must be one of aws, strict, not 'lenient'"),
-    "data_dir": ("/tmp/sqs-data", "/tmp/sqs-data", "", "must name a directory, not ''"),
+    "data_dir": (
+        "/tmp/sqs-data",
+        "/tmp/sqs-data",
+        "",
+        "must name a directory (an existing one or one to create), not ''",
+    ),
     "sync": ("ALWAYS", "always", "never", "must be one of always, interval, off, not 'never'"),
     "sync_interval_ms": ("50", 50, "0", "must be from 1 to 60000, not 0"),
     "config": ("CONFIG", "CONFIG", "", "must name a file, not ''"),  # CONFIG: an empty file of the test's

@@ -1,14 +1,19 @@
-"""The pytest plugin (emulator/testing/pytest_plugin.py), run by pytester on a test file
+"""The pytest plugin (pytest_sqs_emulator.py), run by pytester on a test file
 of its own, and `emulator.serve` without pytest's fixtures."""
 
+import ast
 import os
 import socket
+import subprocess
+import sys
 import threading
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import boto3
 import pytest
 
+import pytest_sqs_emulator
 from emulator import serve
 from emulator.inspect.client import AdminApiError, AdminClient, EmulatorUnreachable
 
@@ -93,7 +98,74 @@ def user_suite(pytester, monkeypatch):
 
 def test_the_plugin_is_registered_by_its_entry_point():
     [plugin] = [ep for ep in entry_points(group="pytest11") if ep.name == "sqs_emulator"]
-    assert plugin.value == "emulator.testing.pytest_plugin"
+    assert plugin.value == "pytest_sqs_emulator"
+
+
+def test_loading_the_plugin_imports_nothing_of_the_emulator():
+    # pytest imports the plugin in every run of the environment; the emulator only when asked for.
+    tree = ast.parse(Path(pytest_sqs_emulator.__file__).read_text(encoding="utf-8"))
+    imported = [alias.name for node in tree.body if isinstance(node, ast.Import) for alias in node.names]
+    imported += [node.module for node in tree.body if isinstance(node, ast.ImportFrom)]
+    assert not [name for name in imported if name and name.split(".")[0] == "emulator"]
+
+
+# A project of the user's own whose package is named `emulator`, with sqs-emulator installed.
+OWN_EMULATOR = 'NAME = "the project\'s own emulator"\n'
+OWN_TESTS = """
+import emulator
+
+
+def test_the_projects_own_package():
+    assert emulator.NAME == "the project's own emulator"
+"""
+
+
+def _run_in_a_process(pytester, *args: str):
+    """`python -m pytest` in pytester's folder, so the project's own packages come first on
+    sys.path, with the plugin loaded by its entry point as any run of the environment does."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
+    # This checkout's emulator after the project's own folder, as an installed one would be.
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(pytest_sqs_emulator.__file__).parent), env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=pytester.path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_project_with_its_own_emulator_package_runs_its_tests(pytester):
+    # Before: the entry point imported emulator.testing.pytest_plugin, the project's
+    # emulator/ won, and pytest exited 3 (ModuleNotFoundError) before any test ran.
+    pytester.mkpydir("emulator").joinpath("__init__.py").write_text(OWN_EMULATOR)
+    pytester.makepyfile(test_own=OWN_TESTS)
+    done = _run_in_a_process(pytester)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+
+
+def test_the_fixtures_in_such_a_project_say_why_in_one_line(pytester):
+    pytester.mkpydir("emulator").joinpath("__init__.py").write_text(OWN_EMULATOR)
+    pytester.makepyfile(test_own=OWN_TESTS + "\n\ndef test_wants_sqs(sqs_client):\n    pass\n")
+    done = _run_in_a_process(pytester, "-rE")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "1 passed, 1 error" in done.stdout and "Traceback" not in done.stdout + done.stderr
+    where = pytester.path / "emulator"
+    line = (
+        f"sqs_emulator: 'emulator' is {where} in this run, not sqs-emulator's package (a package of the project's "
+        "own has its name), so the plugin cannot start the emulator; run it as a process (sqs-emulator, or its "
+        "container) and point AWS_ENDPOINT_URL_SQS at it"
+    )
+    assert f"\n{line}\n" in done.stdout and done.stdout.count(line) == 1
+
+
+def test_a_project_that_uses_the_plugin_in_a_process(pytester):
+    # The same entry point, in a fresh interpreter: the fixtures load the emulator when used.
+    pytester.makepyfile(test_user=USER_TESTS.replace("def test_without_the_fixtures", "def _unused"))
+    done = _run_in_a_process(pytester)
+    assert done.returncode == 0 and "5 passed" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_user_suite_runs_on_the_plugins_fixtures(user_suite):
@@ -342,6 +414,42 @@ def test_a_marked_test_gets_an_emulator_of_its_own(plugin_run, pytester):
     (pytester.path / "sub" / "test_marked.py").write_text(MARKED)
     # The ini's fixed port is the session's; the marked test's emulator takes a free one.
     plugin_run(f"sqs_emulator_port = {free_port()}").assert_outcomes(passed=2)
+
+
+def test_a_taken_sqs_emulator_port_is_one_line(pytester):
+    # Before: 84 lines of traceback ending in "OSError: [Errno 98] Address already in use".
+    tests = "def test_one(sqs_client):\n    pass\n\n\ndef test_two(sqs_client):\n    pass\n"
+    pytester.makepyfile(test_taken=tests)
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        pytester.makeini(f"[pytest]\nsqs_emulator_port = {port}\n")
+        done = _run_in_a_process(pytester, "-rE")
+    assert done.returncode == 1 and "2 errors" in done.stdout, done.stdout + done.stderr
+    line = (
+        f"sqs_emulator: ini option sqs_emulator_port = {port}: address already in use "
+        "(ini option sqs_emulator_port = 0 picks a free port)"
+    )
+    # Each test that asked for the emulator says it, in one line under its heading.
+    assert done.stdout.count(f"\n{line}\n") == 2 and "Traceback" not in done.stdout + done.stderr
+    assert "Errno" not in done.stdout
+
+
+def test_an_unknown_ini_key_or_bad_boolean_is_one_line(plugin_run):
+    result = plugin_run("sqs_emulator_colck = manual", test_it="def test_it():\n    pass\n")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: sqs_emulator: unknown ini option sqs_emulator_colck in *tox.ini (did you mean sqs_emulator_clock? known: sqs_emulator_clock, *)"
+        ]
+    )
+    # Before: "ValueError: invalid truth value 'maybe'", under a traceback, naming no option.
+    result = plugin_run("sqs_emulator_aws_env = maybe")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: sqs_emulator: ini option sqs_emulator_aws_env must be true or false (also 1/0, yes/no, on/off), not 'maybe'"
+        ]
+    )
 
 
 def test_a_bad_ini_value_or_marker_keyword_is_one_line(plugin_run):

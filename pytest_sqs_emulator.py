@@ -1,0 +1,294 @@
+"""sqs-emulator's pytest plugin (entry point `sqs_emulator`, loaded once the package is installed).
+
+A module of its own name, outside the `emulator` package, because pytest imports it in
+every run of every project in the environment: a project with a package of its own named
+`emulator` must still run its tests. Nothing of `emulator` is imported until a fixture, an
+ini option or the marker asks for the emulator; if `emulator` is then another package, one
+line says so.
+
+One emulator per test session, started on first use (127.0.0.1, a free port,
+manual clock, in memory, no purge or re-create cooldowns). Nothing is autouse:
+
+* `sqs_emulator`: the server (emulator/testing/embedded.py: .endpoint_url, .advance,
+  .reset, .queues, .peek, .faults, .clear_faults, .wait_for_message, .client);
+* `sqs_client`: a boto3 SQS client for it.
+
+A test that uses either starts on an emptied emulator (every queue deleted; the
+clock keeps its time) and runs with AWS_ENDPOINT_URL_SQS, AWS_ACCESS_KEY_ID,
+AWS_SECRET_ACCESS_KEY and AWS_DEFAULT_REGION pointing at it, so code that
+builds its own boto3 client reaches the emulator unchanged.
+
+Configured by ini options (pytest.ini's [pytest], pyproject's [tool.pytest.ini_options]),
+each serve()'s keyword of the same name: sqs_emulator_clock, sqs_emulator_config (a path
+from the ini file's folder), sqs_emulator_auto_create, sqs_emulator_purge_cooldown,
+sqs_emulator_recreate_cooldown, sqs_emulator_receipts, sqs_emulator_port,
+sqs_emulator_long_poll_cap, sqs_emulator_queue_urls; a test marked `@pytest.mark.sqs_emulator(clock="real", ...)`
+gets an emulator of its own with those keywords over the ini's (`config` from the
+test file's folder).
+
+`sqs_emulator_aws_env = true` starts the session's emulator before conftest files and
+test modules are imported, and points the AWS environment at it for the whole run, so
+a client made at import time (`SQS = boto3.client("sqs")` in application code) is
+redirected too. Off by default: the plugin loads in every pytest run.
+
+An unknown `sqs_emulator_*` key in the ini file is refused, naming the known ones.
+"""
+
+from __future__ import annotations
+
+import configparser
+import difflib
+import importlib
+import importlib.util
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ENV = {
+    "AWS_ACCESS_KEY_ID": "test",
+    "AWS_SECRET_ACCESS_KEY": "test",
+    "AWS_DEFAULT_REGION": "us-east-1",
+}
+# A shell's AWS settings that would send an SDK elsewhere, or fail it (a profile this machine lacks).
+UNSET = ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
+# The serve() keywords an ini option or the marker may set.
+OPTIONS = (
+    "clock",
+    "config",
+    "auto_create",
+    "purge_cooldown",
+    "recreate_cooldown",
+    "receipts",
+    "port",
+    "long_poll_cap",
+    "queue_urls",
+)
+AWS_ENV = "sqs_emulator_aws_env"
+INI_NAMES = (*(f"sqs_emulator_{name}" for name in OPTIONS), AWS_ENV)
+_SESSION = pytest.StashKey[dict]()  # "server": the session's emulator; "env": the MonkeyPatch of AWS_ENV
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    # No import of the emulator here: the plugin loads in every pytest run.
+    for name in OPTIONS:
+        parser.addini(f"sqs_emulator_{name}", f"sqs_emulator: serve()'s {name}= (sqs-emulator --help explains it)")
+    parser.addini(
+        AWS_ENV,
+        "sqs_emulator: true points AWS_ENDPOINT_URL_SQS and dummy credentials at the emulator for the whole "
+        "run, from before conftest files are imported (import-time clients are redirected)",
+    )
+
+
+class Unavailable(Exception):
+    """The emulator cannot be had in this run; str() is the one line to show."""
+
+
+def _emulator(module: str):
+    """emulator.`module`, imported now that the emulator is asked for. When `emulator`
+    is another package (a project's own of that name, first on sys.path), Unavailable."""
+    found = importlib.util.find_spec("emulator")
+    places = list(found.submodule_search_locations or []) if found else []
+    # Looked for, not imported: an editable install's finder would lend its own
+    # submodules to the other package, and a half-and-half emulator is worse than none.
+    if not any(Path(place, "testing", "embedded.py").is_file() for place in places):
+        where = ", ".join(places) or (found and found.origin) or "not found"
+        raise Unavailable(
+            f"sqs_emulator: 'emulator' is {where} in this run, not sqs-emulator's package (a package of the "
+            "project's own has its name), so the plugin cannot start the emulator; run it as a process "
+            "(sqs-emulator, or its container) and point AWS_ENDPOINT_URL_SQS at it"
+        )
+    return importlib.import_module(f"emulator.{module}")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """With sqs_emulator_aws_env, start the session's emulator and point the AWS
+    environment at it before any conftest or test module makes a client."""
+    early_config.stash.setdefault(_SESSION, {})
+    try:
+        _unknown_ini_keys(early_config)
+        if not _aws_env(early_config):
+            return
+        # The shell's region stays, and the emulator takes it as its own: a queue the
+        # fixtures create is then the one an import-time client of that region finds.
+        region = os.environ.get("AWS_DEFAULT_REGION") or ENV["AWS_DEFAULT_REGION"]
+        server = _session_server(early_config, region)
+    except Unavailable as error:
+        raise pytest.UsageError(str(error)) from None
+    env = pytest.MonkeyPatch()
+    early_config.stash[_SESSION]["env"] = env
+    for name in UNSET:
+        env.delenv(name, raising=False)
+    env.setenv("AWS_ENDPOINT_URL_SQS", server.endpoint_url)
+    env.setenv("AWS_ACCESS_KEY_ID", ENV["AWS_ACCESS_KEY_ID"])
+    env.setenv("AWS_SECRET_ACCESS_KEY", ENV["AWS_SECRET_ACCESS_KEY"])
+    if not os.environ.get("AWS_DEFAULT_REGION"):
+        env.setenv("AWS_DEFAULT_REGION", ENV["AWS_DEFAULT_REGION"])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        _ini_options(config)  # a bad value stops the run at once, in one line
+    except Unavailable as error:
+        raise pytest.UsageError(str(error)) from None
+    config.addinivalue_line(
+        "markers",
+        "sqs_emulator(**options): run the test on an emulator of its own, started with these serve() "
+        f"keywords over the ini's ({', '.join(OPTIONS)})",
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    session = config.stash.get(_SESSION, {})
+    if "server" in session:
+        session.pop("server").stop()
+    if "env" in session:
+        session.pop("env").undo()
+
+
+def _unknown_ini_keys(config: pytest.Config) -> None:
+    """pytest only warns of an unknown ini key, and a mistyped option of ours would leave the
+    emulator on its default unnoticed: refuse it, naming what was meant."""
+    for key in sorted(_ini_keys(config.inipath)):
+        if key.startswith("sqs_emulator_") and key not in INI_NAMES:
+            close = difflib.get_close_matches(key, INI_NAMES, n=1)
+            meant = f"did you mean {close[0]}? " if close else ""
+            raise pytest.UsageError(
+                f"sqs_emulator: unknown ini option {key} in {config.inipath} ({meant}known: {', '.join(INI_NAMES)})"
+            )
+
+
+def _ini_keys(path: Path | None) -> set[str]:
+    """The keys of pytest's table in its ini file (pytest.ini, tox.ini, setup.cfg, pyproject.toml, pytest.toml)."""
+    try:
+        if path is None:
+            return set()
+        if path.suffix == ".toml":
+            document = tomllib.loads(path.read_text(encoding="utf-8"))
+            table = (
+                document.get("pytest", {})
+                if path.name != "pyproject.toml"
+                else document.get("tool", {}).get("pytest", {})
+            )
+            return set(table) | set(table.get("ini_options", {}))
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        parser.read(path, encoding="utf-8")
+        return {key for section in ("pytest", "tool:pytest") if parser.has_section(section) for key in parser[section]}
+    except (OSError, ValueError, configparser.Error):
+        return set()  # pytest read it; whatever it objects to, it says itself
+
+
+def _aws_env(config: pytest.Config) -> bool:
+    raw = config.getini(AWS_ENV)
+    if not raw:
+        return False
+    options = _emulator("server.options")
+    try:
+        return options.parse(options.Option(AWS_ENV, options.Flag(), ""), raw, f"ini option {AWS_ENV}")
+    except options.OptionError as error:
+        raise pytest.UsageError(f"sqs_emulator: {error}") from None
+
+
+def _ini_options(config: pytest.Config) -> dict:
+    if not any(config.getini(f"sqs_emulator_{name}") for name in OPTIONS):
+        return {}  # nothing of the emulator imported
+    options = _emulator("server.options")
+    values = {}
+    for name in OPTIONS:
+        raw = config.getini(f"sqs_emulator_{name}")
+        try:
+            if raw:
+                values[name] = options.parse(options.BY_NAME[name], raw, f"ini option sqs_emulator_{name}")
+        except options.OptionError as error:
+            raise pytest.UsageError(f"sqs_emulator: {error}") from None
+    if "config" in values:
+        values["config"] = str((config.inipath.parent if config.inipath else config.rootpath) / values["config"])
+    return values
+
+
+def _ini_name(option: str, value) -> str:
+    return f"ini option sqs_emulator_{option} = {value}"
+
+
+def _marker_name(option: str, value) -> str:
+    return f"the marker's {option}={value!r}"
+
+
+def _serve(given: dict, naming=_ini_name):
+    """serve(**given); a refusal is Unavailable, in one line, naming an option as
+    `naming(option, value)` does (as the ini file or the marker gave it)."""
+    embedded = _emulator("testing.embedded")
+    config = _emulator("server.config")
+    options = _emulator("server.options")
+    try:
+        return embedded.serve(**given)
+    except (ValueError, config.ConfigError) as error:
+        raise Unavailable(f"sqs_emulator: {error}") from None
+    except OSError as error:  # the bind: a port in use
+        problem = options.cannot_listen(error, embedded.HOST, given.get("port", 0), naming)
+        raise Unavailable(f"sqs_emulator: {problem}") from None
+
+
+def _session_server(config: pytest.Config, region: str | None = None):
+    session = config.stash.setdefault(_SESSION, {})
+    if "server" not in session:
+        given = {**_ini_options(config), **({"region": region} if region else {})}
+        session["server"] = _serve(given)
+    return session["server"]
+
+
+def _or_fail(start, *args):
+    """start(*args), or the test fails with Unavailable's one line, and no traceback."""
+    try:
+        return start(*args)
+    except Unavailable as error:
+        problem = str(error)
+    pytest.fail(problem, pytrace=False)  # outside the except: no "during handling" chain
+
+
+@pytest.fixture(scope="session")
+def _sqs_emulator_server(pytestconfig):
+    """The session's server (stopped at the end of the run); tests use `sqs_emulator`, which resets it first."""
+    return _or_fail(_session_server, pytestconfig)
+
+
+@pytest.fixture
+def sqs_emulator(request, monkeypatch):
+    """The emulator, emptied for this test, with the AWS environment pointing at it;
+    a test marked sqs_emulator(...) gets one of its own, stopped after it."""
+    marker = request.node.get_closest_marker("sqs_emulator")
+    if marker is None:
+        server = request.getfixturevalue("_sqs_emulator_server")
+        server.reset()
+    else:
+        keywords = dict(marker.kwargs)
+        unknown = sorted(keywords.keys() - set(OPTIONS)) or marker.args
+        if unknown:
+            pytest.fail(f"sqs_emulator marker: takes keywords {', '.join(OPTIONS)}, not {unknown[0]!r}", pytrace=False)
+        if "config" in keywords:
+            keywords["config"] = str(Path(request.node.path).parent / keywords["config"])
+        # A free port unless the marker names one: the session's emulator may hold the ini's.
+        try:
+            given = {**_ini_options(request.config), "port": 0, **keywords}
+            server = _serve(given, _marker_name if "port" in keywords else _ini_name)
+        except Unavailable as error:
+            pytest.fail(str(error), pytrace=False)
+        request.addfinalizer(server.stop)
+    for name in UNSET:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in {
+        **ENV,
+        "AWS_ENDPOINT_URL_SQS": server.endpoint_url,
+        "AWS_DEFAULT_REGION": server.region,
+    }.items():
+        monkeypatch.setenv(name, value)
+    return server
+
+
+@pytest.fixture
+def sqs_client(sqs_emulator):
+    """A boto3 SQS client for the emptied emulator (its region, us-east-1 unless the shell's
+    under sqs_emulator_aws_env; credentials test/test)."""
+    return sqs_emulator.client()
