@@ -146,3 +146,34 @@ def test_the_reference_lists_every_rule_with_its_docstring():
         summary = rule.endpoint.__doc__.strip().splitlines()[0]
         for method in rule.methods - {"HEAD"}:
             assert f"| {method} | `{rule.rule.replace('<path:name>', '<name>')}` | {summary} |" in rendered
+
+
+FRAMING = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def assert_unframeable(answer, what) -> None:
+    for name, value in FRAMING.items():
+        assert value in answer.headers.get(name, ""), (what, name)
+
+
+def test_every_answer_of_every_rule_forbids_framing_and_sniffing(client):
+    for rule in MAP.iter_rules():
+        path = rule.rule.replace("<mapping_id>", "nope").replace("<path:name>", "app.js")
+        for method in [*rule.methods, "PATCH" if "PATCH" not in rule.methods else "PUT"]:
+            assert_unframeable(ask(client, method, path), (method, path))
+    assert_unframeable(client.get("/_emulator/nothing"), "404")
+    assert_unframeable(client.get("/_emulator/queues", headers={"Host": "attacker.example"}), "the guard's 403")
+    assert_unframeable(client.get("/", headers={"Accept": "text/html"}), "the redirect of a browser at /")
+
+
+def test_the_token_challenge_forbids_framing():
+    broker = Broker(ManualClock(start=1_800_000_000.0))
+    client = Client(EmulatorApp(broker, "000000000000", "us-east-1", admin_token="secret"))
+    refused = client.get("/_emulator/queues")
+    assert refused.status_code == 401
+    assert_unframeable(refused, "401")
+    broker.close()

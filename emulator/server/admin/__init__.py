@@ -3,7 +3,7 @@ the dashboard. routing.MAP is werkzeug's routing map of them all; docs/reference
 lists them, rendered from it (reference.py), each route's docstring its entry.
 
 Every answer is JSON (but metrics and the dashboard's files); bad input is a 4xx with
-{"error": "..."}, never a 500.
+{"error": "..."}, never a 500; every answer carries the headers of headers.py.
 """
 
 import json
@@ -12,6 +12,7 @@ import logging
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.wrappers import Request, Response
 
+from emulator.server.admin.headers import secured
 from emulator.server.admin.routes import AdminError
 from emulator.server.admin.routing import MAP
 from emulator.server.failures import log_internal_error
@@ -44,11 +45,11 @@ def handle(request: Request, app) -> Response:
     except Exception as exc:  # a bug of ours: still a JSON answer, and the server keeps serving
         log_internal_error(log, f"in admin route {route!r}", exc)
         response = error(500, "internal error; see the server log")
-    return response
+    return secured(response)
 
 
 def error(status: int, message: str) -> Response:
-    return _json({"error": message}, status)
+    return secured(_json({"error": message}, status))
 
 
 def _json(body: dict, status: int = 200) -> Response:

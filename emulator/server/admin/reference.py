@@ -23,7 +23,8 @@ The emulator's own routes, beside the SQS API on the same port. Every answer is 
 (but the metrics and the dashboard's files); bad input answers a 4xx with
 `{"error": "..."}`, a method a path does not take answers 405 with `Allow`. A route
 that takes GET takes HEAD too. POST, PUT, PATCH and DELETE take a JSON body
-(`Content-Type: application/json`).
+(`Content-Type: application/json`). Every answer carries `Content-Security-Policy`
+(`frame-ancestors 'none'`), `X-Frame-Options: DENY` and `X-Content-Type-Options: nosniff`.
 
 Under `--require-auth`, every route but `GET /_emulator/health` needs the admin token.
 """

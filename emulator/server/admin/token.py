@@ -13,6 +13,8 @@ from urllib.parse import urlencode
 from werkzeug.utils import redirect
 from werkzeug.wrappers import Request, Response
 
+from emulator.server.admin.headers import secured
+
 COOKIE = "sqs_emulator_token"
 OPEN_PATHS = frozenset({"/_emulator/health"})
 UI = "/_emulator/ui"
@@ -45,4 +47,4 @@ def challenge(request: Request, token: str) -> Response:
     )
     response = Response(json.dumps({"error": message}), status=401, mimetype="application/json")
     response.headers["WWW-Authenticate"] = 'Bearer realm="sqs-emulator"'
-    return response
+    return secured(response)

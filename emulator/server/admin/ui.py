@@ -7,6 +7,7 @@ from importlib import resources
 from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
+from emulator.server.admin.headers import secured
 from emulator.server.admin.routes import AdminError
 
 STATIC = resources.files("emulator.server.admin") / "static"
@@ -30,7 +31,7 @@ def wanted_by_browser(request: Request) -> bool:
 
 def redirect() -> Response:
     # 302, not 301: a browser must not remember it, since / is the SQS endpoint too.
-    return Response(status=302, headers={"Location": HOME, "Cache-Control": "no-store"})
+    return secured(Response(status=302, headers={"Location": HOME, "Cache-Control": "no-store"}))
 
 
 def home(request: Request, app) -> Response:
