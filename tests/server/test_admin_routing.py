@@ -170,10 +170,16 @@ def test_every_answer_of_every_rule_forbids_framing_and_sniffing(client):
     assert_unframeable(client.get("/", headers={"Accept": "text/html"}), "the redirect of a browser at /")
 
 
-def test_the_token_challenge_forbids_framing():
+def test_the_token_challenge_forbids_framing_and_names_the_inspectors_variable():
     broker = Broker(ManualClock(start=1_800_000_000.0))
     client = Client(EmulatorApp(broker, "000000000000", "us-east-1", admin_token="secret"))
     refused = client.get("/_emulator/queues")
-    assert refused.status_code == 401
+    assert refused.status_code == 401 and "SQS_EMULATOR_ADMIN_TOKEN" in refused.get_json()["error"]
     assert_unframeable(refused, "401")
+    assert client.get("/_emulator/queues", headers={"Authorization": "Bearer secret"}).status_code == 200
+    assert client.get("/_emulator/queues", headers={"Cookie": "sqs_emulator_token=secret"}).status_code == 401
+    # open without it: health, and the dashboard's page and files (a GET), which hold no data
+    for path in ("/_emulator/health", "/_emulator/ui/", "/_emulator/ui/app.js", "/_emulator/"):
+        assert client.get(path).status_code in (200, 302), path
+    assert client.post("/_emulator/ui/", data=b"{}", content_type="application/json").status_code == 401
     broker.close()

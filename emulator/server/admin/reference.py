@@ -26,7 +26,8 @@ that takes GET takes HEAD too. POST, PUT, PATCH and DELETE take a JSON body
 (`Content-Type: application/json`). Every answer carries `Content-Security-Policy`
 (`frame-ancestors 'none'`), `X-Frame-Options: DENY` and `X-Content-Type-Options: nosniff`.
 
-Under `--require-auth`, every route but `GET /_emulator/health` needs the admin token.
+Under `--require-auth`, every route needs `Authorization: Bearer <admin token>` but
+`GET /_emulator/health` and the dashboard's page and files.
 """
 
 

@@ -40,7 +40,11 @@ def home(request: Request, app) -> Response:
 
 
 def serve(request: Request, app, name: str = "") -> Response:
-    """The dashboard, /_emulator/ui/, and its files (static, from emulator/server/admin/static/)."""
+    """The dashboard, /_emulator/ui/, and its files (static, from emulator/server/admin/static/).
+
+    Open without the admin token under --require-auth (the files hold no data): the page
+    asks for the token and sends it with each request it makes.
+    """
     if not name:
         if not request.path.endswith("/"):  # relative links in the page resolve under ui/
             return Response(status=308, headers={"Location": request.path + "/"})

@@ -52,7 +52,13 @@ let generation = 0;
 async function refresh() {
   const mine = ++generation;
   try {
-    const [health, list] = await Promise.all([getJSON("/_emulator/health"), getJSON("/_emulator/queues")]);
+    // health is open: the header shows it above the page that asks for the token, too
+    const [health, list] = await Promise.all([getJSON("/_emulator/health"), getJSON("/_emulator/queues").catch((e) => e)]);
+    if (list instanceof Unauthorized && mine === generation) {
+      state.health = health;
+      renderHealth();
+    }
+    if (list instanceof Error) throw list;
     const queue = list.queues.find((q) => q.url === state.selected);
     const [messages, tasks] = queue ? await Promise.all([
       peek(queue).catch((error) => ({error: error.message})),
@@ -60,10 +66,13 @@ async function refresh() {
     ]) : [null, null];
     if (mine !== generation) return;    // a newer refresh (after a click) started: its answer wins
     Object.assign(state, {health, queues: list.queues, messages, tasks});
+    showTokenPage(false);
     render();
     $("connection").textContent = "";
   } catch (error) {
-    if (mine === generation) $("connection").textContent = `cannot reach the emulator: ${error.message}`;
+    if (mine !== generation) return;
+    if (error instanceof Unauthorized) showTokenPage(true);
+    else $("connection").textContent = `cannot reach the emulator: ${error.message}`;
   }
 }
 
@@ -76,7 +85,7 @@ function peek(queue) {
 }
 
 async function poll() {
-  if ($("auto-refresh").checked && !document.hidden) await refresh();
+  if ($("auto-refresh").checked && !document.hidden && $("token-page").hidden) await refresh();
   setTimeout(poll, POLL_MS);
 }
 
@@ -362,7 +371,7 @@ $("advance-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const seconds = Number($("advance-seconds").value);
   act($("advance-button"), async () => {
-    const moved = await postJSON("/_emulator/clock/advance", {seconds});
+    const moved = await admin("POST", "/_emulator/clock/advance", {seconds});
     notify(`Clock advanced ${seconds} s to ${fmtTime(moved.now)}`);
   });
 });
