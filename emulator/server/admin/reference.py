@@ -27,7 +27,7 @@ that takes GET takes HEAD too. POST, PUT, PATCH and DELETE take a JSON body
 (`frame-ancestors 'none'`), `X-Frame-Options: DENY` and `X-Content-Type-Options: nosniff`.
 
 Under `--require-auth`, every route needs `Authorization: Bearer <admin token>` but
-`GET /_emulator/health` and the dashboard's page and files.
+`GET /_emulator/health` and the dashboard's page and files (see docs/dashboard.md).
 """
 
 

@@ -145,15 +145,23 @@ def queues(request, app) -> dict:
 
     Answers `{"queues": [...]}`, each with `url`, `name`, `account`, `region`, `arn`,
     `type`, the counts `visible`, `inflight` and `delayed`, `totals` (what happened
-    since it was created), `attributes`, `tags`, `dead_letter_target` (an ARN or
-    null), `faults`, `fair` (AWS's fair-queue metrics) and `event_sources` (each
+    since it was created, `moved_in` counting the messages that arrived by
+    dead-lettering or a move task), `attributes`, `tags`, `dead_letter_target` (an
+    ARN or null), `dead_letter_sources` (the ARNs of the queues whose redrive policy
+    names it), `faults`, `fair` (AWS's fair-queue metrics) and `event_sources` (each
     mapping's id, target, state and counters, with its last error).
     """
     ctx = _context(request, app)
+    every = sorted(app.broker.all_queues(), key=lambda q: (q.account, q.region, q.name))
+    sources = views.dead_letter_sources(every)
     return {
         "queues": [
-            {**views.queue(ctx, queue), "event_sources": views.event_sources(app.event_sources.on_queue(queue))}
-            for queue in sorted(app.broker.all_queues(), key=lambda q: (q.account, q.region, q.name))
+            {
+                **views.queue(ctx, queue),
+                "dead_letter_sources": sources.get(queue.arn, []),
+                "event_sources": views.event_sources(app.event_sources.on_queue(queue)),
+            }
+            for queue in every
         ]
     }
 

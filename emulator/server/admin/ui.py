@@ -40,7 +40,7 @@ def home(request: Request, app) -> Response:
 
 
 def serve(request: Request, app, name: str = "") -> Response:
-    """The dashboard, /_emulator/ui/, and its files (static, from emulator/server/admin/static/).
+    """The dashboard, /_emulator/ui/, and its files: see docs/dashboard.md.
 
     Open without the admin token under --require-auth (the files hold no data): the page
     asks for the token and sends it with each request it makes.

@@ -136,5 +136,6 @@ async function act(button, action) {
   } finally {
     button.disabled = false;
   }
+  delete state.rendered.queues;         // redraw the detail, whose state may disable the button again
   await refresh();
 }
