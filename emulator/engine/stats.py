@@ -9,6 +9,7 @@ class QueueStats:
     received: int = 0
     deleted: int = 0
     dead_lettered: int = 0  # moved out to the dead-letter queue
+    moved_in: int = 0  # arrived from another queue: dead letters, and messages a move task moved
     expired: int = 0  # removed by the retention period
     stale_receipts: int = 0  # handles used after their receive ended (a newer receive, visibility over, message gone)
     # Injected faults (faults.py)

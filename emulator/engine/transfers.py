@@ -105,6 +105,7 @@ class QueueTransfers(QueueConfig):
                 return Transfer.NO_TARGET
             remove_original()
             self._enqueue(message, sent_at, 0)
+            self.stats.moved_in += 1
             return Transfer.MOVED
         finally:
             self._lock.release()

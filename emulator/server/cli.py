@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 from importlib import metadata
+from urllib.parse import quote
 
 from emulator.inspect import cli as inspect_cli
 from emulator.server import config, options
@@ -139,7 +140,7 @@ def main(argv=None) -> None:
     print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
     if emulator.admin_token is not None:
         print(f"Requests must be signed by a key of {chosen.config}; admin token: {emulator.admin_token}", flush=True)
-        print(f"Dashboard: {endpoint}/_emulator/ui?token={emulator.admin_token}", flush=True)
+        print(f"Dashboard: {endpoint}/_emulator/ui/#token={quote(emulator.admin_token, safe='')}", flush=True)
     else:
         print(f"Dashboard: {endpoint}/_emulator/ui/", flush=True)
     warning = exposure_warning(chosen.host, chosen.require_auth)

@@ -1,32 +1,20 @@
-"""The admin API: JSON routes under /_emulator/ that are not SQS, for tests and people.
+"""The admin API: JSON routes under /_emulator/ that are not SQS, for tests and people, and
+the dashboard. routing.MAP is werkzeug's routing map of them all; docs/reference/admin-api.md
+lists them, rendered from it (reference.py), each route's docstring its entry.
 
-    GET    /_emulator/health           status, version, clock, persistence
-    POST   /_emulator/reset            delete every queue and all state (also POST /moto-api/reset)
-    GET    /_emulator/queues           every queue of every account and region, with counts and totals
-    GET    /_emulator/messages         peek: ?queue=<url or name>[&account=&region=][&state=][&limit=&after=]
-    POST   /_emulator/clock/advance    {"seconds": N} (or ?seconds=N), manual clock only
-    POST   /_emulator/clock/set        {"time": epoch seconds or ISO 8601}, forward only
-    GET    /_emulator/faults           the fault policies ([?queue=])
-    PUT    /_emulator/faults           {"queue": ..., "duplicate_delivery": p, "lost_delete": p,
-                                        "delayed_visibility_seconds": s, "seed": n}
-    DELETE /_emulator/faults           [?queue=]: clear one queue's policy, or every one
-    GET    /_emulator/event-sources    event source mappings (POST one; GET, PATCH, DELETE .../<id>):
-                                        see emulator/server/admin/event_sources.py
-    GET    /_emulator/metrics          Prometheus text format
-    GET    /_emulator/ui               the dashboard (static files from emulator/server/admin/static/)
-    GET    /_emulator/                 redirects to the dashboard (so does a browser's GET /, see ui.py)
-
-Every answer is JSON (but metrics and the dashboard); bad input is a 4xx with
-{"error": "..."}, never a 500.
+Every answer is JSON (but metrics and the dashboard's files); bad input is a 4xx with
+{"error": "..."}, never a 500; every answer carries the headers of headers.py.
 """
 
 import json
 import logging
 
+from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.wrappers import Request, Response
 
-from emulator.server.admin import event_sources, routes, ui
+from emulator.server.admin.headers import secured
 from emulator.server.admin.routes import AdminError
+from emulator.server.admin.routing import MAP
 from emulator.server.failures import log_internal_error
 
 PREFIX = "/_emulator/"
@@ -34,39 +22,34 @@ MOTO_RESET = "/moto-api/reset"  # moto's server-mode reset, so suites written fo
 
 log = logging.getLogger(__name__)
 
-ROUTES = {**routes.ROUTES, **event_sources.ROUTES}  # "<prefix>/*" matches "<prefix>/<id>"
-
 
 def claims(path: str) -> bool:
     return path.startswith(PREFIX) or path == PREFIX.rstrip("/") or path == MOTO_RESET
 
 
 def handle(request: Request, app) -> Response:
-    route = "reset" if request.path == MOTO_RESET else request.path[len(PREFIX) :].strip("/")
+    """The answer to a request of a path that claims() (a werkzeug Request in, a Response out)."""
+    # "/_emulator/health/", "/_emulator//health": /_emulator/health, as before the routing map
+    route = MOTO_RESET if request.path == MOTO_RESET else PREFIX + request.path[len(PREFIX) :].strip("/")
     try:
-        if not route and request.method in ("GET", "HEAD"):
-            return ui.redirect()
-        if route == "ui" or route.startswith("ui/"):
-            return ui.serve(request, route[len("ui") :].lstrip("/"))
-        methods = ROUTES.get(route) or ROUTES.get(f"{route.rpartition('/')[0]}/*")
-        if methods is None:
-            raise AdminError(404, f"no admin route {request.path}")
-        handler = methods.get(request.method)
-        if handler is None:
-            error = _json({"error": f"{request.method} is not allowed on {request.path}"}, 405)
-            error.headers["Allow"] = ", ".join(sorted(methods))
-            return error
-        result = handler(request, app)
-        return result if isinstance(result, Response) else _json(result)
-    except AdminError as error:
-        return _json({"error": error.message}, error.status)
+        handler, arguments = MAP.bind("emulator").match(route, method=request.method)
+        result = handler(request, app, **arguments)
+        response = result if isinstance(result, Response) else _json(result)
+    except NotFound:
+        response = error(404, f"no admin route {request.path}")
+    except MethodNotAllowed as refused:
+        response = error(405, f"{request.method} is not allowed on {request.path}")
+        response.headers["Allow"] = ", ".join(sorted(refused.valid_methods or ()))
+    except AdminError as refused:
+        response = error(refused.status, refused.message)
     except Exception as exc:  # a bug of ours: still a JSON answer, and the server keeps serving
         log_internal_error(log, f"in admin route {route!r}", exc)
-        return _json({"error": "internal error; see the server log"}, 500)
+        response = error(500, "internal error; see the server log")
+    return secured(response)
 
 
 def error(status: int, message: str) -> Response:
-    return _json({"error": message}, status)
+    return secured(_json({"error": message}, status))
 
 
 def _json(body: dict, status: int = 200) -> Response:

@@ -20,12 +20,13 @@ import ipaddress
 import json
 from urllib.parse import urlsplit
 
+from werkzeug.routing import Rule
 from werkzeug.wrappers import Response
 
 from emulator.events.spec import MappingError
 from emulator.server.admin.routes import AdminError, _body, _context, _queue
 
-PREFIX = "event-sources"
+PATH = "/_emulator/event-sources"
 QUEUE_KEYS = ("queue", "account", "region")
 
 
@@ -34,11 +35,17 @@ def describe(ctx, mapping) -> dict:
 
 
 def list_mappings(request, app) -> dict:
+    """Every event source mapping, with its settings, state and counters (see emulator/events/)."""
     ctx = _context(request, app)
     return {"event_sources": [describe(ctx, mapping) for mapping in app.event_sources.all()]}
 
 
 def create(request, app) -> Response:
+    """Make a mapping: `{"queue": <URL or name>, "target": ..., ...}` answers 201 with the mapping.
+
+    A JSON body only; a command or module target only from this machine. Bad input
+    answers 400 with `{"error": "<field>: <problem>", "field": "<field>"}`.
+    """
     body = _trusted_body(request)
     ctx, queue = _queue(request, app, body)
     fields = {key: value for key, value in body.items() if key not in QUEUE_KEYS}
@@ -49,12 +56,14 @@ def create(request, app) -> Response:
     return Response(json.dumps(describe(ctx, mapping)), status=201, mimetype="application/json")
 
 
-def show(request, app) -> dict:
-    return describe(_context(request, app), _mapping(request, app))
+def show(request, app, mapping_id: str) -> dict:
+    """One mapping, with its settings, state and counters."""
+    return describe(_context(request, app), _mapping(app, mapping_id))
 
 
-def update(request, app):
-    mapping = _mapping(request, app)
+def update(request, app, mapping_id: str):
+    """Change the fields given (not the queue); the counters carry on. A JSON body only."""
+    mapping = _mapping(app, mapping_id)
     body = _trusted_body(request)
     if any(key in body for key in QUEUE_KEYS):
         return _refused(MappingError("queue", "a mapping's queue does not change; delete it and create another"))
@@ -65,14 +74,14 @@ def update(request, app):
     return describe(_context(request, app), mapping)
 
 
-def delete(request, app) -> dict:
-    mapping = _mapping(request, app)
+def delete(request, app, mapping_id: str) -> dict:
+    """Stop a mapping and forget it; answers the mapping as it was, with `"deleted": true`."""
+    mapping = _mapping(app, mapping_id)
     app.event_sources.delete(mapping.id)
     return {**describe(_context(request, app), mapping), "deleted": True}
 
 
-def _mapping(request, app):
-    mapping_id = request.path.rstrip("/").rsplit("/", 1)[1]
+def _mapping(app, mapping_id: str):
     try:
         return app.event_sources.get(mapping_id)
     except KeyError:
@@ -107,7 +116,10 @@ def _refused(error: MappingError) -> Response:
     return Response(json.dumps({"error": str(error), "field": error.field}), status=400, mimetype="application/json")
 
 
-ROUTES = {
-    PREFIX: {"GET": list_mappings, "POST": create},
-    f"{PREFIX}/*": {"GET": show, "PATCH": update, "DELETE": delete},
-}
+RULES = [
+    Rule(PATH, methods=["GET"], endpoint=list_mappings),
+    Rule(PATH, methods=["POST"], endpoint=create),
+    Rule(f"{PATH}/<mapping_id>", methods=["GET"], endpoint=show),
+    Rule(f"{PATH}/<mapping_id>", methods=["PATCH"], endpoint=update),
+    Rule(f"{PATH}/<mapping_id>", methods=["DELETE"], endpoint=delete),
+]

@@ -1,10 +1,16 @@
-"""The admin routes (listed in emulator/server/admin/__init__.py): each takes (request, app)
-and returns a JSON-able dict, or raises AdminError with its 4xx status."""
+"""The admin routes (RULES; the whole map is in emulator/server/admin/routing.py): each takes
+(request, app) and returns a JSON-able dict, or raises AdminError with its 4xx status.
+
+A route's docstring is its entry in docs/reference/admin-api.md (reference.py renders it):
+the first line says what it does, the rest what it takes and answers.
+"""
 
 import json
 import math
 from datetime import UTC, datetime
 from importlib import metadata
+
+from werkzeug.routing import Rule
 
 from emulator import api
 from emulator.engine.faults import FaultPolicy
@@ -105,6 +111,12 @@ def _manual_clock(app):
 
 
 def health(request, app) -> dict:
+    """The server's status, version, clock, default account and region, and persistence.
+
+    Open without the admin token under `--require-auth`, for readiness probes.
+    Answers `status` ("ok"), `version`, `clock` ("manual" or "real"), `now` (epoch
+    seconds), `account`, `region`, `queues` (how many) and `persistence` (null in memory).
+    """
     clock = app.broker.clock
     return {
         "status": "ok",
@@ -119,22 +131,49 @@ def health(request, app) -> dict:
 
 
 def reset(request, app) -> dict:
+    """Delete every queue, message, move task, event source mapping and cooldown; the clock keeps its time.
+
+    Answers `{"reset": true}`.
+    """
     app.event_sources.clear()
     app.broker.reset()
     return {"reset": True}
 
 
 def queues(request, app) -> dict:
+    """Every queue of every account and region, with its counts, totals, attributes and mappings.
+
+    Answers `{"queues": [...]}`, each with `url`, `name`, `account`, `region`, `arn`,
+    `type`, the counts `visible`, `inflight` and `delayed`, `totals` (what happened
+    since it was created, `moved_in` counting the messages that arrived by
+    dead-lettering or a move task), `attributes`, `tags`, `dead_letter_target` (an
+    ARN or null), `dead_letter_sources` (the ARNs of the queues whose redrive policy
+    names it), `faults`, `fair` (AWS's fair-queue metrics) and `event_sources` (each
+    mapping's id, target, state and counters, with its last error).
+    """
     ctx = _context(request, app)
+    every = sorted(app.broker.all_queues(), key=lambda q: (q.account, q.region, q.name))
+    sources = views.dead_letter_sources(every)
     return {
         "queues": [
-            {**views.queue(ctx, queue), "event_sources": views.event_sources(app.event_sources.on_queue(queue))}
-            for queue in sorted(app.broker.all_queues(), key=lambda q: (q.account, q.region, q.name))
+            {
+                **views.queue(ctx, queue),
+                "dead_letter_sources": sources.get(queue.arn, []),
+                "event_sources": views.event_sources(app.event_sources.on_queue(queue)),
+            }
+            for queue in every
         ]
     }
 
 
 def messages(request, app) -> dict:
+    """Peek at a queue's messages without receiving them: no receive count, no visibility change.
+
+    Query: `queue` (URL or name; with a name, `account` and `region` pick another
+    account's queue), `state` (`visible`, `inflight`, `delayed` or `all`, the default),
+    `limit` (1 to 1000, default 100) and `after` (the `next` of the page before).
+    Answers `queue`, `messages` and `next` (a cursor, or null on the last page).
+    """
     ctx, queue = _queue(request, app)
     state = request.args.get("state", "all")
     if state not in STATES:
@@ -150,12 +189,20 @@ def messages(request, app) -> dict:
 
 
 def advance(request, app) -> dict:
+    """Move the manual clock forward by `{"seconds": N}` (or `?seconds=N`), at most ten years.
+
+    Only with `--clock manual` (else 409). Answers `{"now": <epoch seconds>}`.
+    """
     clock = _manual_clock(app)
     seconds = _number(_param(request, _body(request), "seconds"), "seconds", 0, MAX_ADVANCE)
     return {"now": clock.advance(seconds)}
 
 
 def set_clock(request, app) -> dict:
+    """Move the manual clock forward to `{"time": <epoch seconds or ISO 8601>}` (or `?time=`).
+
+    Only forward, and only with `--clock manual` (else 409). Answers `{"now": <epoch seconds>}`.
+    """
     clock = _manual_clock(app)
     value = _body(request).get("time", request.args.get("time"))
     target = _time(value)
@@ -168,6 +215,10 @@ def set_clock(request, app) -> dict:
 
 
 def get_faults(request, app) -> dict:
+    """The fault policies in force: one queue's with `?queue=`, else every one.
+
+    Answers `queue` and `faults` (the policy, or null), or `{"faults": [...]}`.
+    """
     if request.args.get("queue"):
         ctx, queue = _queue(request, app)
         return views.faults(ctx, queue)
@@ -176,6 +227,12 @@ def get_faults(request, app) -> dict:
 
 
 def put_faults(request, app) -> dict:
+    """Give a queue a fault policy: injected duplicates, lost deletes, late visibility.
+
+    Body: `queue` (URL or name), `duplicate_delivery` and `lost_delete` (probabilities),
+    `delayed_visibility_seconds` and `seed`; the fields not given are 0. Answers `queue`
+    and `faults`, the policy now in force.
+    """
     body = _body(request)
     ctx, queue = _queue(request, app, body)
     queue.faults = fault_policy(body, lambda message: AdminError(400, message))
@@ -183,6 +240,10 @@ def put_faults(request, app) -> dict:
 
 
 def delete_faults(request, app) -> dict:
+    """Clear one queue's fault policy (`?queue=`, or `queue` in the body), or every queue's.
+
+    Answers `queue` and `"faults": null`, or `{"faults": []}`.
+    """
     body = _body(request)
     if _param(request, body, "queue"):
         ctx, queue = _queue(request, app, body)
@@ -194,19 +255,28 @@ def delete_faults(request, app) -> dict:
 
 
 def prometheus(request, app):
+    """Prometheus text: requests by operation and outcome, latencies, queue depths and totals, mappings."""
     return metrics.response(app)
 
 
-ROUTES = {
-    "health": {"GET": health},
-    "reset": {"POST": reset},
-    "queues": {"GET": queues},
-    "messages": {"GET": messages},
-    "clock/advance": {"POST": advance},
-    "clock/set": {"POST": set_clock},
-    "faults": {"GET": get_faults, "PUT": put_faults, "DELETE": delete_faults},
-    "metrics": {"GET": prometheus},
-}
+def moto_reset(request, app) -> dict:
+    """moto's server-mode reset, the same as POST /_emulator/reset, so suites written for moto run unchanged."""
+    return reset(request, app)
+
+
+RULES = [
+    Rule("/_emulator/health", methods=["GET"], endpoint=health),
+    Rule("/_emulator/reset", methods=["POST"], endpoint=reset),
+    Rule("/moto-api/reset", methods=["POST"], endpoint=moto_reset),
+    Rule("/_emulator/queues", methods=["GET"], endpoint=queues),
+    Rule("/_emulator/messages", methods=["GET"], endpoint=messages),
+    Rule("/_emulator/clock/advance", methods=["POST"], endpoint=advance),
+    Rule("/_emulator/clock/set", methods=["POST"], endpoint=set_clock),
+    Rule("/_emulator/faults", methods=["GET"], endpoint=get_faults),
+    Rule("/_emulator/faults", methods=["PUT"], endpoint=put_faults),
+    Rule("/_emulator/faults", methods=["DELETE"], endpoint=delete_faults),
+    Rule("/_emulator/metrics", methods=["GET"], endpoint=prometheus),
+]
 
 
 # -- shared with the config file ---------------------------------------------------

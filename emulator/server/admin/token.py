@@ -1,48 +1,54 @@
 """The admin token (--require-auth): what the admin API and the dashboard ask for.
 
-A client sends it as `Authorization: Bearer <token>`; a browser visits
-`/_emulator/ui?token=<token>` once, which keeps it in a cookie that only this
-origin's own pages send (SameSite=Strict, HttpOnly). `/_emulator/health` stays
-open, for readiness probes.
+Every client sends it as `Authorization: Bearer <token>`: the inspector and the pytest
+plugin take it from SQS_EMULATOR_ADMIN_TOKEN; the dashboard from the link the banner
+prints, `/_emulator/ui/#token=<token>`, whose fragment never leaves the browser. The page
+keeps it in sessionStorage, which belongs to one scheme, host and port (a cookie would
+go to every port of the host, RFC 6265 section 8.5), and adds the header itself.
+
+Open without it: `/_emulator/health` (readiness probes) and, to a GET, the dashboard's
+page and files (they hold no data; the page asks for the token).
 """
 
 import hmac
 import json
-from urllib.parse import urlencode
 
-from werkzeug.utils import redirect
 from werkzeug.wrappers import Request, Response
 
-COOKIE = "sqs_emulator_token"
-OPEN_PATHS = frozenset({"/_emulator/health"})
-UI = "/_emulator/ui"
+from emulator.server.admin.headers import secured
+
+HEALTH = "/_emulator/health"
+DASHBOARD = ("/_emulator", "/_emulator/ui")  # the redirect to the dashboard, and the dashboard
+VARIABLE = "SQS_EMULATOR_ADMIN_TOKEN"
 
 
-def _matches(given: str | None, token: str) -> bool:
-    return given is not None and hmac.compare_digest(given.encode(), token.encode())
+def _matches(given: str, token: str) -> bool:
+    return hmac.compare_digest(given.encode(), token.encode())
+
+
+def _open(request: Request) -> bool:
+    path = request.path.rstrip("/")
+    if path == HEALTH:
+        return True
+    dashboard = path in DASHBOARD or path.startswith(DASHBOARD[1] + "/")
+    return dashboard and request.method in ("GET", "HEAD")
 
 
 def admits(request: Request, token: str) -> bool:
-    """Whether the request carries the token (header or cookie), or needs none."""
-    if request.path.rstrip("/") in OPEN_PATHS:
+    """Whether the request carries the token in its Authorization header, or needs none."""
+    if _open(request):
         return True
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and _matches(given.strip(), token):
-        return True
-    return _matches(request.cookies.get(COOKIE), token)
+    return scheme.lower() == "bearer" and _matches(given.strip(), token)
 
 
 def challenge(request: Request, token: str) -> Response:
-    """The dashboard's URL with the right ?token= keeps it in a cookie; anything else is a 401."""
-    if request.method == "GET" and request.path.startswith(UI) and _matches(request.args.get("token"), token):
-        rest = {k: v for k, v in request.args.items() if k != "token"}
-        response = redirect(request.path + (f"?{urlencode(rest)}" if rest else ""), 303)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
-        return response
+    """The 401 of a request without the token."""
     message = (
-        "the admin API needs the admin token (--require-auth): send 'Authorization: Bearer <token>', "
-        f"or open {UI}?token=<token> once in a browser; the token is in the startup banner or the config file"
+        "the admin API needs the admin token (--require-auth): send 'Authorization: Bearer <token>' "
+        f"(the inspector and the pytest plugin read it from {VARIABLE}), or open the dashboard "
+        "with the link in the startup banner; the token is in the banner or the config file"
     )
     response = Response(json.dumps({"error": message}), status=401, mimetype="application/json")
     response.headers["WWW-Authenticate"] = 'Bearer realm="sqs-emulator"'
-    return response
+    return secured(response)

@@ -1,11 +1,13 @@
-"""GET /_emulator/ui: the dashboard, static files served from the package (no build step, no CDN);
-and the redirects that lead a browser to it from `/` and `/_emulator/`."""
+"""The dashboard: static files served from the package (no build step, no CDN), and the
+redirects that lead a browser to it from `/` and `/_emulator/`."""
 
 import mimetypes
 from importlib import resources
 
+from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
+from emulator.server.admin.headers import secured
 from emulator.server.admin.routes import AdminError
 
 STATIC = resources.files("emulator.server.admin") / "static"
@@ -29,12 +31,20 @@ def wanted_by_browser(request: Request) -> bool:
 
 def redirect() -> Response:
     # 302, not 301: a browser must not remember it, since / is the SQS endpoint too.
-    return Response(status=302, headers={"Location": HOME, "Cache-Control": "no-store"})
+    return secured(Response(status=302, headers={"Location": HOME, "Cache-Control": "no-store"}))
 
 
-def serve(request: Request, name: str) -> Response:
-    if request.method != "GET":
-        raise AdminError(405, f"{request.method} is not allowed on {request.path}")
+def home(request: Request, app) -> Response:
+    """Redirect to the dashboard, /_emulator/ui/ (so does a browser's GET of the SQS endpoint, /)."""
+    return redirect()
+
+
+def serve(request: Request, app, name: str = "") -> Response:
+    """The dashboard, /_emulator/ui/, and its files: see docs/dashboard.md.
+
+    Open without the admin token under --require-auth (the files hold no data): the page
+    asks for the token and sends it with each request it makes.
+    """
     if not name:
         if not request.path.endswith("/"):  # relative links in the page resolve under ui/
             return Response(status=308, headers={"Location": request.path + "/"})
@@ -48,3 +58,10 @@ def serve(request: Request, name: str) -> Response:
     response = Response(file.read_bytes(), content_type=f"{content_type}; charset=utf-8")
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+RULES = [
+    Rule("/_emulator/", methods=["GET"], endpoint=home),
+    Rule("/_emulator/ui", methods=["GET"], endpoint=serve),
+    Rule("/_emulator/ui/<path:name>", methods=["GET"], endpoint=serve),
+]

@@ -42,9 +42,25 @@ def faults(ctx, queue) -> dict:
     return {"queue": ctx.queue_url(queue), "faults": queue.faults.as_dict() if queue.faults else None}
 
 
+def dead_letter_sources(queues) -> dict[str, list[str]]:
+    """The ARNs of the queues whose redrive policy names each queue's ARN: a queue with any
+    is a dead-letter queue."""
+    sources: dict[str, list[str]] = {}
+    for queue in queues:
+        if queue.redrive:
+            sources.setdefault(queue.redrive.target_arn, []).append(queue.arn)
+    return sources
+
+
 def event_sources(mappings) -> list[dict]:
-    """The mappings that poll a queue, with their counters, for the queue's view."""
+    """The mappings that poll a queue, with their counters (the last error among them), for the queue's view."""
     return [
-        {"id": m.id, "target": m.spec.target.describe(), "state": m.state, "counters": m.stats.as_dict()}
+        {
+            "id": m.id,
+            "target": m.spec.target.describe(),
+            "state": m.state,
+            "batch_size": m.spec.batch_size,
+            "counters": m.stats.as_dict(),
+        }
         for m in mappings
     ]

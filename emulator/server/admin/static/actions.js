@@ -107,14 +107,17 @@ function renderReceived() {
 // -- redrive a dead-letter queue -----------------------------------------------------------
 
 // Only a dead-letter queue can be a move task's source; other queues have none to list.
-async function moveTasks(queue, queues) {
-  if (!queues.some((q) => q.dead_letter_target === queue.arn)) return null;
+async function moveTasks(queue) {
+  if (!queue.dead_letter_sources.length) return null;
   const listed = await sqs("ListMessageMoveTasks", {SourceArn: queue.arn, MaxResults: 10});
   return {results: listed.Results || []};
 }
 
-function renderRedrive(queue, sources) {
-  $("redrive").hidden = sources.length === 0;
+// A redrive moves the visible messages: with none, it would only start a task of "0 of 0".
+function renderRedrive(queue) {
+  $("redrive").hidden = queue.dead_letter_sources.length === 0;
+  $("redrive-button").disabled = queue.visible === 0;
+  $("redrive-empty").hidden = queue.visible > 0;
   const choice = $("redrive-destination");
   const kept = choice.value;
   const others = state.queues.filter((q) => q !== queue && home(q))
@@ -156,7 +159,7 @@ function cancelTask(task, button) {
 $("redrive-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const queue = selectedQueue();
-  if (!queue) return;
+  if (!queue || queue.visible === 0) return;
   const params = {SourceArn: queue.arn};
   if ($("redrive-destination").value) params.DestinationArn = $("redrive-destination").value;
   if ($("redrive-rate").value !== "") params.MaxNumberOfMessagesPerSecond = Number($("redrive-rate").value);

@@ -4,7 +4,7 @@
 // through the admin API (the manual clock).
 
 const POLL_MS = 1500;
-const MAX_BOX = 480;                    // px: the widest queue box of the dead-letter diagram
+const LONG_ID = 24;                     // characters of a FIFO id shown whole (a sequence number has 20)
 
 const state = {
   health: null,
@@ -42,28 +42,33 @@ function home(queue) {
   return queue.account === state.health.account && queue.region === state.health.region;
 }
 
-// The queues whose redrive policy names this one: a queue with any is a dead-letter queue.
-function deadLetterSources(queue) {
-  return state.queues.filter((q) => q.dead_letter_target === queue.arn);
-}
 
 let generation = 0;
 
 async function refresh() {
   const mine = ++generation;
   try {
-    const [health, list] = await Promise.all([getJSON("/_emulator/health"), getJSON("/_emulator/queues")]);
+    // health is open: the header shows it above the page that asks for the token, too
+    const [health, list] = await Promise.all([getJSON("/_emulator/health"), getJSON("/_emulator/queues").catch((e) => e)]);
+    if (list instanceof Unauthorized && mine === generation) {
+      state.health = health;
+      renderHealth();
+    }
+    if (list instanceof Error) throw list;
     const queue = list.queues.find((q) => q.url === state.selected);
     const [messages, tasks] = queue ? await Promise.all([
       peek(queue).catch((error) => ({error: error.message})),
-      moveTasks(queue, list.queues).catch((error) => ({error: error.message})),
+      moveTasks(queue).catch((error) => ({error: error.message})),
     ]) : [null, null];
     if (mine !== generation) return;    // a newer refresh (after a click) started: its answer wins
     Object.assign(state, {health, queues: list.queues, messages, tasks});
+    showTokenPage(false);
     render();
     $("connection").textContent = "";
   } catch (error) {
-    if (mine === generation) $("connection").textContent = `cannot reach the emulator: ${error.message}`;
+    if (mine !== generation) return;
+    if (error instanceof Unauthorized) showTokenPage(true);
+    else $("connection").textContent = `cannot reach the emulator: ${error.message}`;
   }
 }
 
@@ -76,7 +81,7 @@ function peek(queue) {
 }
 
 async function poll() {
-  if ($("auto-refresh").checked && !document.hidden) await refresh();
+  if ($("auto-refresh").checked && !document.hidden && $("token-page").hidden) await refresh();
   setTimeout(poll, POLL_MS);
 }
 
@@ -122,6 +127,20 @@ function counter(field, value) {
   return el("td", {class: "num" + (value ? "" : " zero"), "data-field": field, text: String(value)});
 }
 
+function receives(count) {
+  return `after ${count} receive${Number(count) === 1 ? "" : "s"}`;
+}
+
+// A queue's mappings in a word: how many, and whether any fails (its last invocation or its poller).
+function mappingsCell(queue) {
+  const mappings = queue.event_sources;
+  if (!mappings.length) return counter("event_sources", 0);
+  const failing = mappings.filter(mappingFails).length;
+  const text = failing ? `${failing} of ${mappings.length} failing` : `${mappings.length} ${mappings.length === 1 ? "mapping" : "mappings"}`;
+  return el("td", {"data-field": "event_sources"},
+    el("span", {class: failing ? "badge failing" : "badge", text}));
+}
+
 function renderQueues() {
   const byArn = new Map(state.queues.map((queue) => [queue.arn, queue]));
   const filter = $("queue-filter").value.trim().toLowerCase();
@@ -138,7 +157,7 @@ function renderQueues() {
           "data-testid": "dlq-link", "data-target": name, title: queue.dead_letter_target,
           text: `→ ${name}${target ? "" : " (missing)"}`,
         }),
-        max ? el("span", {class: "muted", text: ` after ${max} receives`}) : null);
+        max ? el("span", {class: "muted", text: ` ${receives(max)}`}) : null);
     }
     return el("tr", {
       "data-testid": "queue-row", "data-name": queue.name, "data-url": queue.url,
@@ -147,12 +166,15 @@ function renderQueues() {
     },
       el("td", {"data-field": "name"}, el("a", {href: hashFor(queue.url), title: queue.url, text: queue.name}),
         home(queue) ? null : el("div", {class: "muted", text: `${queue.account} · ${queue.region}`})),
-      el("td", {"data-field": "type"}, el("span", {class: `badge ${queue.type}`, text: queue.type})),
+      el("td", {"data-field": "type"}, el("span", {class: `badge ${queue.type}`, text: queue.type}),
+        queue.dead_letter_sources.length ? el("span", {class: "badge dlq", "data-testid": "dlq-badge", text: "DLQ",
+          title: `dead-letter queue of ${queue.dead_letter_sources.map(arnName).join(", ")}`}) : null),
       counter("visible", queue.visible), counter("inflight", queue.inflight), counter("delayed", queue.delayed),
-      counter("sent", queue.totals.sent), counter("received", queue.totals.received),
+      counter("sent", queue.totals.sent), counter("moved_in", queue.totals.moved_in),
+      counter("received", queue.totals.received),
       counter("deleted", queue.totals.deleted), counter("dead_lettered", queue.totals.dead_lettered),
       counter("expired", queue.totals.expired),
-      el("td", {"data-field": "dead_letter_target"}, dlq));
+      el("td", {"data-field": "dead_letter_target"}, dlq), mappingsCell(queue));
   });
   $("queues").tBodies[0].replaceChildren(...rows);
   const total = state.queues.length;
@@ -162,76 +184,17 @@ function renderQueues() {
   $("no-match").textContent = `No queue name contains “${filter}”.`;
 }
 
-function renderDiagram() {
-  const box = {w: 250, h: 46, gapX: 110, gapY: 14, pad: 8};
-  const byArn = new Map(state.queues.map((queue) => [queue.arn, queue]));
-  const edges = state.queues.filter((q) => byArn.has(q.dead_letter_target)).map((q) => [q, byArn.get(q.dead_letter_target)]);
-  const nodes = state.queues.filter((q) => edges.some(([source, target]) => source === q || target === q));
-  // Boxes as wide as the longest name (about 8 px a character), within bounds; longer names end in "…".
-  const fits = Math.floor((MAX_BOX - 20) / 8);
-  box.w = Math.max(box.w, Math.min(MAX_BOX, 20 + 8 * Math.max(0, ...nodes.map((q) => q.name.length))));
-  // A queue's column is the longest redrive chain into it, so sources stand left of their DLQs
-  // (bounded passes: a cycle of redrives cannot loop forever).
-  const column = new Map(nodes.map((q) => [q, 0]));
-  for (let pass = 0; pass < nodes.length; pass++) {
-    for (const [source, target] of edges) {
-      column.set(target, Math.min(nodes.length - 1, Math.max(column.get(target), column.get(source) + 1)));
-    }
-  }
-  const rows = [];
-  const at = new Map();
-  for (const q of nodes) {
-    const col = column.get(q);
-    rows[col] = (rows[col] || 0) + 1;
-    at.set(q, {x: box.pad + col * (box.w + box.gapX), y: box.pad + (rows[col] - 1) * (box.h + box.gapY)});
-  }
-  const width = box.pad * 2 + Math.max(1, rows.length) * (box.w + box.gapX) - box.gapX;
-  const height = box.pad * 2 + Math.max(1, ...rows.filter(Boolean)) * (box.h + box.gapY) - box.gapY;
-
-  const marker = svg("marker", {id: "arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
-    markerHeight: "7", orient: "auto-start-reverse"}, svg("path", {d: "M0 0L10 5L0 10z"}));
-  const drawn = [svg("defs", {}, marker)];
-  for (const [source, target] of edges) {
-    const a = at.get(source), b = at.get(target);
-    const x1 = a.x + box.w, y1 = a.y + box.h / 2, x2 = b.x, y2 = b.y + box.h / 2;
-    const bend = Math.max(40, Math.abs(x2 - x1) / 2);
-    const max = redrive(source).maxReceiveCount;
-    drawn.push(svg("g", {class: "edge", "data-testid": "dlq-edge", "data-source": source.name, "data-target": target.name},
-      svg("title", {text: `${source.name} → ${target.name}${max ? ` after ${max} receives` : ""}`}),
-      svg("path", {d: `M${x1} ${y1}C${x1 + bend} ${y1} ${x2 - bend} ${y2} ${x2} ${y2}`, "marker-end": "url(#arrow)"}),
-      max ? svg("text", {x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, "text-anchor": "middle", text: `×${max}`}) : ""));
-  }
-  for (const q of nodes) {
-    const {x, y} = at.get(q);
-    const isTarget = edges.some(([, target]) => target === q);
-    const name = q.name.length > fits ? q.name.slice(0, fits - 1) + "…" : q.name;
-    drawn.push(svg("g", {
-      class: `node${isTarget ? " dlq" : ""}${q.url === state.selected ? " selected" : ""}`,
-      "data-testid": "dlq-node", "data-name": q.name, onclick: () => { location.hash = hashFor(q.url); },
-    },
-      svg("title", {text: q.arn}),
-      svg("rect", {x, y, width: box.w, height: box.h, rx: 6}),
-      svg("text", {x: x + 10, y: y + 19, class: "name", text: name}),
-      svg("text", {x: x + 10, y: y + 36, class: "counts", text: `${q.visible} visible · ${q.inflight} in flight`})));
-  }
-  const diagram = $("dlq-diagram");
-  diagram.replaceChildren(...drawn);
-  diagram.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  diagram.setAttribute("width", width);
-  diagram.setAttribute("height", height);
-  diagram.hidden = edges.length === 0;
-  $("no-links").hidden = edges.length > 0;
-}
-
 function renderDetail() {
   const queue = selectedQueue();
   $("detail").hidden = !queue;
   if (!queue) return;
   $("detail-name").textContent = queue.name;
+  $("detail-dlq").hidden = !queue.dead_letter_sources.length;
   const byArn = new Map(state.queues.map((q) => [q.arn, q]));
   const link = (q) => el("a", {href: hashFor(q.url), text: q.name});
   const target = queue.dead_letter_target;
-  const sources = deadLetterSources(queue);
+  // the queues whose redrive policy names this one (a queue with any is a dead-letter queue)
+  const sources = queue.dead_letter_sources.map((arn) => byArn.get(arn)).filter(Boolean);
   const totals = Object.entries(queue.totals).map(([name, value]) => `${name.replace(/_/g, " ")} ${value}`).join(" · ");
   const facts = [
     ["URL", "url", queue.url],
@@ -241,19 +204,25 @@ function renderDetail() {
     ["Dead-letter queue", "dead_letter_target", target ? (byArn.has(target) ? link(byArn.get(target)) : target) : "none"],
     ["Dead letters from", "dead_letter_sources", sources.length ? sources.flatMap((q, i) => (i ? [", ", link(q)] : [link(q)])) : "none"],
     ["Totals", "totals", totals],
-    ["Faults", "faults", queue.faults ? JSON.stringify(queue.faults) : "none"],
   ];
   $("detail-facts").replaceChildren(...facts.flatMap(([label, field, value]) =>
     [el("dt", {text: label}), el("dd", {"data-field": field}, ...[value].flat())]));
   // only the fields this kind of queue takes; their contents stay as typed
   $("fifo-fields").hidden = queue.type !== "fifo";
   $("standard-fields").hidden = queue.type === "fifo";
+  // placeholders that say what an empty field means for this queue
+  $("send-delay").placeholder = `${queue.attributes.DelaySeconds || 0} (the queue's)`;
+  $("receive-visibility").placeholder = `${queue.attributes.VisibilityTimeout} (the queue's)`;
+  $("send-dedup").placeholder = queue.attributes.ContentBasedDeduplication === "true"
+    ? "optional: content-based" : "required";
   const pairs = (object) => Object.entries(object).sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => el("tr", {"data-key": key}, el("th", {text: key}), el("td", {text: readable(value)})));
   $("attributes").tBodies[0].replaceChildren(...pairs(queue.attributes));
   $("tags").tBodies[0].replaceChildren(...pairs(queue.tags));
   $("no-tags").hidden = Object.keys(queue.tags).length > 0;
-  renderRedrive(queue, sources);
+  renderRedrive(queue);
+  renderMappings(queue);
+  renderFaults(queue);
 }
 
 function renderMessages() {
@@ -306,11 +275,14 @@ function readable(value) {
   }
 }
 
-// FIFO facts each on one line: they wrap between facts, never inside an id.
+// FIFO facts each on one line: they wrap between facts, never inside an id. A long id (a
+// content-based deduplication id is 64 hex digits) shows its start; all of it is its title.
 function fifoFacts(facts) {
   const parts = Object.entries(facts).filter(([, value]) => value);
   if (!parts.length) return ["—"];
-  return parts.flatMap(([label, value], i) => [i ? " · " : null, el("span", {class: "fact", text: `${label} ${value}`})])
+  return parts.flatMap(([label, value], i) => [i ? " · " : null, el("span", {class: "fact",
+    title: value.length > LONG_ID ? value : null,
+    text: `${label} ${value.length > LONG_ID ? value.slice(0, LONG_ID - 4) + "…" : value}`})])
     .filter(Boolean);
 }
 
@@ -362,7 +334,7 @@ $("advance-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const seconds = Number($("advance-seconds").value);
   act($("advance-button"), async () => {
-    const moved = await postJSON("/_emulator/clock/advance", {seconds});
+    const moved = await admin("POST", "/_emulator/clock/advance", {seconds});
     notify(`Clock advanced ${seconds} s to ${fmtTime(moved.now)}`);
   });
 });

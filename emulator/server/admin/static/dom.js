@@ -60,31 +60,52 @@ function bodyView(key, text, open) {
     body);
 }
 
+// -- the admin token (--require-auth) --------------------------------------------------
+// It comes once, in the fragment of the banner's link (#token=...), which the browser never
+// sends anywhere. The page keeps it in sessionStorage, which is this scheme, host and port's
+// alone (a cookie would go to every port of the host), and sends it as a Bearer header.
+
+const TOKEN_KEY = "sqs-emulator-admin-token";
+
+(function takeToken() {
+  const given = /^#token=([^&]*)$/.exec(location.hash);
+  if (!given) return;
+  sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(given[1]));
+  history.replaceState(null, "", location.pathname + location.search);  // out of the address bar
+})();
+
+function withToken(headers = {}) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? {...headers, Authorization: `Bearer ${token}`} : headers;
+}
+
+class Unauthorized extends Error {}
+
 // -- talking to the emulator -------------------------------------------------------
 // JSON content types only, same origin: the emulator refuses cross-site form posts.
 
-async function getJSON(path) {
-  const response = await fetch(path, {cache: "no-store"});
+// An admin route: its JSON answer, or the error it names (Unauthorized without the token).
+async function admin(method, path, body) {
+  const init = {method, cache: "no-store", headers: withToken()};
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
   const data = await response.json().catch(() => ({}));
+  if (response.status === 401) throw new Unauthorized(data.error || "the admin token is needed");
   if (!response.ok) throw new Error(data.error || `${path}: HTTP ${response.status}`);
   return data;
 }
 
-async function postJSON(path, body) {
-  const response = await fetch(path, {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `${path}: HTTP ${response.status}`);
-  return data;
-}
+const getJSON = (path) => admin("GET", path);
 
-// Unsigned requests are accepted and act as the default account. An error reads as AWS
-// sent it: the code from __type (after its namespace) and the message.
+// Unsigned requests act as the default account (under --require-auth, with the admin token).
+// An error reads as AWS sent it: the code from __type (after its namespace) and the message.
 async function sqs(action, params) {
   const response = await fetch("/", {
     method: "POST",
-    headers: {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": `AmazonSQS.${action}`},
+    headers: withToken({"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": `AmazonSQS.${action}`}),
     body: JSON.stringify(params),
   });
   const data = await response.json().catch(() => ({}));
@@ -115,5 +136,6 @@ async function act(button, action) {
   } finally {
     button.disabled = false;
   }
+  delete state.rendered.queues;         // redraw the detail, whose state may disable the button again
   await refresh();
 }
