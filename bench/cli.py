@@ -16,6 +16,7 @@ import argparse
 import os
 import tempfile
 import time
+from pathlib import Path
 
 from botocore.exceptions import ConnectionClosedError, EndpointConnectionError, ReadTimeoutError
 
@@ -177,7 +178,7 @@ def run_local(args, results: Results) -> None:
     rounds = harness.Rounds(
         args.inprocess_rounds, args.pyperf_processes, args.pyperf_values, args.pyperf_warmups, args.pyperf_loops
     )
-    checkouts = {"emulator": THIS} | ({"baseline": Checkout(os.path.abspath(args.baseline))} if args.baseline else {})
+    checkouts = {"emulator": THIS} | ({"baseline": Checkout(Path(args.baseline).resolve())} if args.baseline else {})
 
     def inprocess() -> dict[str, dict]:
         measured = harness.alternated("bench.figures.inprocess", checkouts, rounds)

@@ -54,7 +54,7 @@ class Checkout:
         package for another (its root might hold a `bench` of its own)."""
         if self.root == ROOT:
             return ROOT
-        links = Path(tempfile.gettempdir()) / f"sqs-bench-tree-{hashlib.sha1(bytes(self.root)).hexdigest()[:12]}"
+        links = Path(tempfile.gettempdir()) / f"sqs-bench-tree-{hashlib.sha1(str(self.root).encode()).hexdigest()[:12]}"
         links.mkdir(exist_ok=True)
         link = links / "emulator"
         if not link.exists():
