@@ -238,7 +238,12 @@ def render(results: Results, labels: list[str], verdicts: list[Verdict], args, h
     found = notes(results)
     if found:
         parts.append("Notes:\n" + "\n".join(f"  - {n}" for n in found))
-    parts.append(lines("Targets (bench/thresholds.toml)", verdict_lines(verdicts)))
+    # A target whose figure this run did not measure at all (left out by --only) is counted, not listed.
+    shown = [v for v in verdicts if v.verdict != "not measured" or v.threshold.value.split("/")[0] in results.rounds]
+    title = "Targets (bench/thresholds.toml)"
+    if len(shown) < len(verdicts):
+        title += f"; {len(verdicts) - len(shown)} more whose figures this run left out"
+    parts.append(lines(title, verdict_lines(shown)))
     return "\n\n".join(part for part in parts if part)
 
 

@@ -107,6 +107,7 @@ def measure(phase: Phase, server: Server, everyone: list[Server], deep: dict[str
         if phase.deep:
             out["depth"] = _top_up(server, wire, url, args.drain_depth)
         stores = targets.can(server.label, "stores") and not phase.deep
+        settle(everyone)  # the warm-up's last requests done before the depth is read
         before = wire.depth(url) if stores else 0
         helper, poll_queue = _hold_polls(server, wire, args) if phase.polls else (None, None)
         try:
