@@ -16,6 +16,11 @@ INPROCESS = (
     ("batch_per_msg_us", "per message in SendMessageBatch(10)"),
     ("recv_del_per_msg_us", "per message in ReceiveMessage(10)+DeleteMessageBatch(10)"),
 )
+ENGINE = (
+    ("triples_per_s_batch10", "engine triples per CPU second, batches of 10"),
+    ("triples_per_s_single", "engine triples per CPU second, one at a time"),
+    ("queue_Queue_put_get_per_s", "queue.Queue put+get per CPU second"),
+)
 DEPTH_KEYS = ("receive_cpu_us", "receive_cpu_mean_us", "p99_cpu_us", "p50_us", "p99_us", "full_collections")
 KINDS = ("standard", "fifo1", "fifo1000")
 
@@ -132,17 +137,13 @@ def saturation_table(results: Results) -> str:
 
 def inprocess_lines(results: Results, args) -> list[tuple[str, str]]:
     out = []
-    for wire in ("json", "query"):
+    for wire in ("json", "query") if results.runs("inprocess", "emulator") else ():
         for key, title in INPROCESS:
             out.append((f"app {wire}: CPU us {title}", fmt(results.value(f"inprocess/emulator/{wire}_{key}"))))
             if args.baseline:
                 out.append((f"    baseline {args.baseline}", fmt(results.value(f"inprocess/baseline/{wire}_{key}"))))
-    for key, title in (
-        ("triples_per_s_batch10", "engine triples per CPU second, batches of 10"),
-        ("triples_per_s_single", "engine triples per CPU second, one at a time"),
-        ("queue_Queue_put_get_per_s", "queue.Queue put+get per CPU second"),
-    ):
-        out.append((title, fmt(results.value(f"engine/emulator/{key}"))))
+    if results.runs("engine", "emulator"):
+        out += [(title, fmt(results.value(f"engine/emulator/{key}"))) for key, title in ENGINE]
     memory = (results.runs("tracemalloc", "emulator") or [{}])[0]
     if memory:
         title = f"tracemalloc bytes per queued 256-byte message (N={args.tracemalloc_n:,})"

@@ -145,6 +145,7 @@ def test_each_target_is_judged_as_the_issue_words_it():
     results.add("inprocess", "emulator", {"json_send_us": 80})  # no baseline: half of issue 17's 176 us
     results.add("rss_drain", "emulator", {"growth_mib": 10, "sent": 20_000})  # a --quick size
     results.add("long_poll", "emulator", {"p99_ms": 1.0})
+    results.add("depth", "emulator", {"cpu_us_per_recv_growth": 1.1, "wall_ms_p99_growth": 2.5, "largest_depth": 10**6})
     verdicts = _verdicts(results)
     assert verdicts["SendMessage at saturation: at least 1.75x fauxqs's messages per second"] == (1.75, "met")
     assert verdicts["SendMessageBatch of 10 at saturation: at least 0.85x fauxqs's"][1] == "met"  # 0.889x
@@ -157,6 +158,8 @@ def test_each_target_is_judged_as_the_issue_words_it():
     assert in_process == (pytest.approx(80 / 176), "met")
     assert verdicts["server RSS growth after 200,000 drained and the queue deleted"][1] == "not judged at this size"
     assert verdicts["long-poll wake p99"] == (1.0, "NOT MET")  # under 1 ms
+    assert verdicts["server: receive CPU at 1,000,000 over at 1,000"] == (1.1, "met")
+    assert verdicts["server: receive p99 wall at 1,000,000 over at 1,000"] == (2.5, "NOT MET")
     retired = verdicts["server CPU per SendMessage within 1.25x of the floor's"]
     assert retired == (pytest.approx(1.7), "retired: no verdict")
 

@@ -16,7 +16,7 @@ JUDGED = ("cpu_us_per_recv", "wall_ms_p99")  # the figures whose growth with dep
 
 
 def run(server: Server, client, args) -> dict:
-    """{depth: result, f"{figure}_growth": the largest depth's over the smallest's}."""
+    """{depth: result, f"{figure}_growth": the largest depth's over the smallest's, "largest_depth"}."""
     url = new_queue(client, "depth")
     results: dict = {}
     in_queue = 0
@@ -41,6 +41,7 @@ def run(server: Server, client, args) -> dict:
             results[depth] = time_receives(server, client, url, args.k, args.receive_budget)
             results[depth]["fill_s"] = fill_s
         measured = {d: r for d, r in results.items() if "skipped" not in r}
+        results["largest_depth"] = max(measured, default=0)
         for figure in JUDGED:
             results[f"{figure}_growth"] = growth({d: r[figure] for d, r in measured.items()})
         return results
