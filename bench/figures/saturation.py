@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench import targets
-from bench.processes import Helper, Server, allow_descriptors, run_wrk, settle
+from bench.processes import Helper, Server, run_wrk, settle
 from bench.wire import Wire, fill
 
 BODY_BYTES = 256
@@ -65,16 +65,15 @@ FIGURES = tuple(phase.figure for phase in PHASES)
 def run(servers: list[Server], args, log_dir: str, only: set[str] | None, record) -> None:
     """Every chosen phase on every server that takes it, `args.saturation_rounds` rounds
     alternated; `record(figure, label, result)` is called after each run."""
-    phases = [p for p in PHASES if not only or p.figure in only or "saturation" in only]
-    allow_descriptors(args.polls_held * 2 + 1024)
+    phases = [p for p in PHASES if not only or p.figure in only]
     data = tempfile.mkdtemp(prefix="sqs-bench-saturation-")
     sends = any(p.figure in ("saturation_send", "saturation_batch") for p in phases)
-    stored = [targets.with_data_dir(policy, f"{data}/{policy}", log_dir, args) for policy in args.sync_policies]
-    stored = stored if sends else []
-    everyone = [s for s in servers if not s.down_reason] + stored
+    on_disk = [targets.with_data_dir(policy, f"{data}/{policy}", log_dir, args) for policy in args.sync_policies]
+    on_disk = on_disk if sends else []
+    everyone = [s for s in servers if not s.down_reason] + on_disk
     deep: dict[str, str] = {}
     try:
-        for server in stored:
+        for server in on_disk:
             server.start()
             print(f"started {server.label} on port {server.port}, log {server.log_path}", flush=True)
         for phase in phases:
@@ -87,7 +86,7 @@ def run(servers: list[Server], args, log_dir: str, only: set[str] | None, record
                         result = {"error": f"{type(e).__name__}: {e}"}
                     record(phase.figure, server.label, result)
     finally:
-        for server in stored:
+        for server in on_disk:
             server.stop()
         shutil.rmtree(data, ignore_errors=True)
 
