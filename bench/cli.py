@@ -1,7 +1,7 @@
 """`python -m bench`: its options, and one run from the figures without a server to the verdicts.
 
 Usage:
-  python -m bench                          # every figure but the persistence ones, 10 to 20 min
+  python -m bench                          # every figure but the persistence ones
   python -m bench --quick                  # a few minutes: smaller, see --help
   python -m bench --baseline /tmp/base     # another checkout measured beside this one
   python -m bench --only saturation        # the saturation phases alone (wrk)
