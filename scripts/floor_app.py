@@ -1,13 +1,18 @@
 #!/usr/bin/env python
-"""The floor for scripts/bench.py: a trivial WSGI app that answers boto3's SQS
-calls with canned JSON (no engine, no validation), on a chosen HTTP server.
-What a server costs per request with next to no app on top of it.
+"""The floor for the benchmark (python -m bench): a trivial WSGI app that answers
+boto3's SQS calls with canned JSON (no engine, no validation), on a chosen HTTP
+server. What a server costs per request with next to no app on top of it.
 
-    python scripts/floor_app.py --port 9400                    # on the emulator's server (emulator/server/http.py)
+    PYTHONPATH=$PWD python scripts/floor_app.py --port 9400    # on the emulator's server
     python scripts/floor_app.py --port 9400 --server granian   # or werkzeug, waitress, cheroot, gunicorn
 
 Answers SendMessage, SendMessageBatch (one entry per Id) and CreateQueue /
 GetQueueUrl / DeleteQueue; a ReceiveMessage gets no messages.
+
+The one place that knows how to serve an app on the emulator's own HTTP server the
+way the emulator does (main(), "emulator"): when that server changes, this file
+changes with it, and the benchmark's floor stays on the same server as the emulator.
+The benchmark runs it with this checkout on PYTHONPATH.
 """
 
 from __future__ import annotations
@@ -52,7 +57,6 @@ def main() -> None:
     args = parser.parse_args()
     host, port = "127.0.0.1", args.port
     if args.server == "emulator":
-        sys.path.insert(0, os.path.dirname(HERE))
         from emulator.server.build import Options, http_limits
         from emulator.server.http import HttpServer
 
