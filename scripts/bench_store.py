@@ -12,6 +12,17 @@ In one run, side by side: the emulator in memory, and on a data dir with
                + DeleteMessageBatch until drained
   3. restart   start-up time of a server whose store holds 100,000 and
                1,000,000 messages, and the store's disk bytes per message
+  4. app       the WSGI app called in process (no HTTP; issue 32 item 6): messages/s
+               and process CPU (the writer thread's included) per message, in
+               memory vs --sync interval vs always, rounds alternated, each phase
+               on a fresh emulator and timed until close() has written everything
+
+The in-process figure runs alone, and can be profiled (the request thread with
+cProfile; every thread with `py-spy record -f raw -o out -- python
+scripts/bench_store.py --app --only interval:send1`):
+
+  python scripts/bench_store.py --app [-n 20000] [--rounds 3] [--threads 16]
+  python scripts/bench_store.py --app --only interval:send1 --profile tottime
 """
 
 from __future__ import annotations
@@ -247,3 +258,146 @@ def run(bench, args) -> int:
         with open(args.json, "w") as file:
             json.dump([{"figure": f, "case": c, **v} for f, c, v in rows], file, indent=2)
     return 0
+
+
+# -- 4. the app in process --------------------------------------------------------
+
+APP_MODES = ("memory", "interval", "always")
+# phase -> (operation, messages per call, concurrent callers): one caller in a loop,
+# and the concurrent callers of a loaded server, where --sync always groups commits.
+APP_PHASES = {
+    "send1": ("SendMessage", 1, 1),
+    "batch1": ("SendMessageBatch", 10, 1),
+    "sendN": ("SendMessage", 1, None),
+    "batchN": ("SendMessageBatch", 10, None),
+}
+
+
+def app_phase(mode: str, phase: str, n: int, threads: int, profile: str | None = None) -> dict:
+    """`n` messages sent through the WSGI app of a fresh emulator (on a fresh data dir
+    unless in memory); timed from the first call until close() has written them all."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_inprocess import BODY as APP_BODY
+    from bench_inprocess import HOST, Client
+
+    from emulator.server.build import Options, build
+
+    operation, per_call, callers = APP_PHASES[phase]
+    callers = callers or threads
+    data_dir = None if mode == "memory" else tempfile.mkdtemp(prefix=f"app-{mode}-")
+    emulator = build(Options(data_dir=data_dir, sync="interval" if mode == "memory" else mode), listen=False)
+    client = Client(emulator.app, "json")
+    client.call("CreateQueue", {"QueueName": "app"})
+    url = f"http://{HOST}/000000000000/app"
+    if per_call == 1:
+        params = {"QueueUrl": url, "MessageBody": APP_BODY}
+    else:
+        params = {"QueueUrl": url, "Entries": [{"Id": str(i), "MessageBody": APP_BODY} for i in range(per_call)]}
+    calls = n // per_call // callers
+    start = threading.Barrier(callers + 1)
+    request_cpu: list[float] = []  # each caller's own CPU: the rest of the process's is the writer's
+
+    def caller() -> None:
+        start.wait()
+        started = time.thread_time()
+        for _ in range(calls):
+            client.call(operation, params)
+        request_cpu.append(time.thread_time() - started)
+
+    workers = [threading.Thread(target=caller) for _ in range(callers)]
+    for worker in workers:
+        worker.start()
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    cpu, wall = time.process_time(), time.perf_counter()
+    start.wait()
+    for worker in workers:
+        worker.join()
+    answered = time.perf_counter()
+    emulator.close()  # the writer has caught up: everything sent is written
+    cpu, wall, answered = time.process_time() - cpu, time.perf_counter() - wall, answered - wall
+    if profiler is not None:
+        import pstats
+
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats(profile).print_stats(30)
+    if data_dir is not None:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    sent = calls * callers * per_call
+    return {
+        "msgs_per_s": sent / wall,
+        "cpu_us": cpu / sent * 1e6,
+        "request_us": sum(request_cpu) / sent * 1e6,  # the callers' threads
+        "other_us": (cpu - sum(request_cpu)) / sent * 1e6,  # the writer's (and the scheduler's)
+        "answered_s": answered,
+        "wall_s": wall,
+    }
+
+
+def run_app(n: int, rounds: int, threads: int) -> dict:
+    """Every phase in every mode, modes alternated within each round; prints each
+    round's figures with the ratio to memory, then the medians."""
+    import statistics
+
+    results: dict = {(mode, phase): [] for mode in APP_MODES for phase in APP_PHASES}
+    for round_ in range(rounds):
+        for phase in APP_PHASES:
+            for mode in APP_MODES:
+                results[mode, phase].append(app_phase(mode, phase, n, threads))
+            base = results["memory", phase][-1]
+            print(
+                f"round {round_ + 1} {phase:<7}"
+                + "".join(
+                    f"  {mode} {results[mode, phase][-1]['msgs_per_s']:7.0f}/s "
+                    f"{results[mode, phase][-1]['cpu_us']:5.1f} us "
+                    f"[{results[mode, phase][-1]['request_us']:.0f}+{results[mode, phase][-1]['other_us']:.0f}] "
+                    f"({results[mode, phase][-1]['msgs_per_s'] / base['msgs_per_s']:.2f}x)"
+                    for mode in APP_MODES
+                ),
+                flush=True,
+            )
+    medians: dict = {}
+    print(f"medians of {rounds} rounds, {n:,} messages a phase, {threads} callers in sendN/batchN:")
+    for phase in APP_PHASES:
+        memory = statistics.median(r["msgs_per_s"] for r in results["memory", phase])
+        cells = []
+        for mode in APP_MODES:
+            rate = statistics.median(r["msgs_per_s"] for r in results[mode, phase])
+            ratio = statistics.median(
+                r["msgs_per_s"] / m["msgs_per_s"]
+                for r, m in zip(results[mode, phase], results["memory", phase], strict=True)
+            )
+            cpu = statistics.median(r["cpu_us"] for r in results[mode, phase])
+            medians[f"{mode}_{phase}"] = {"msgs_per_s": rate, "x_memory": ratio, "cpu_us": cpu}
+            cells.append(f"{mode} {rate:7.0f}/s {cpu:5.1f} us ({ratio:.2f}x)")
+        print(f"  {phase:<7} " + "  ".join(cells), f"  [memory {memory:.0f}/s]", flush=True)
+    return medians
+
+
+def main() -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--app", action="store_true", help="the in-process figure (4) only")
+    parser.add_argument("-n", type=int, default=20_000, help="messages a phase")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=16, help="concurrent callers in sendN and batchN")
+    parser.add_argument("--only", help="one MODE:PHASE, run once (for a profiler)")
+    parser.add_argument("--profile", choices=("tottime", "cumtime"), help="with --only: cProfile the request thread")
+    args = parser.parse_args()
+    if not args.app:
+        parser.error("run the other figures through scripts/bench.py --store")
+    if args.only:
+        mode, phase = args.only.split(":")
+        print(app_phase(mode, phase, args.n, args.threads, args.profile))
+    else:
+        run_app(args.n, args.rounds, args.threads)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
