@@ -189,17 +189,21 @@ class Writer:
                     log.error("store %s: a write failed, %d changes are lost: %s", self._path, len(changes), error)
                     with self._mutex:
                         self._failure = error
-            with self._mutex:
-                waiting, self._writing = self._writing, None
-                failure = self._failure
-            error = None if failure is None else self._failed(failure)
-            for callback in waiting:
-                try:
-                    callback(error)
-                except Exception:  # a waiter's own bug: the others, and the writing, go on
-                    log.exception("store %s: a durability callback failed", self._path)
+            self._tell_written()
             if closing:
                 return
+
+    def _tell_written(self) -> None:
+        """Tell whoever waited for the batch just written how it went."""
+        with self._mutex:
+            waiting, self._writing = self._writing or [], None
+            failure = self._failure
+        told = None if failure is None else self._failed(failure)
+        for callback in waiting:
+            try:
+                callback(told)
+            except Exception:  # a waiter's own bug: the others, and the writing, go on
+                log.exception("store %s: a durability callback failed", self._path)
 
     def _write(self, changes: list, seqs: dict[int, int]) -> None:
         """One transaction: each run of same-kind changes as one executemany per
@@ -214,7 +218,7 @@ class Writer:
                     _write_rows(db, run)
                     continue
                 params = [change.params() for change in run]
-                for statement in kind.SQL:
+                for statement in kind.SQL:  # type: ignore[attr-defined]  # every record kind has SQL
                     db.executemany(statement, params)
             db.executemany(RAISE_SEQ, [(seq, queue_id) for queue_id, seq in seqs.items()])
             assert self._clock is not None  # the thread runs only once start() gave it
