@@ -28,6 +28,7 @@ scripts/bench_store.py --app --only interval:send1`):
 from __future__ import annotations
 
 import os
+import queue
 import shutil
 import sys
 import tempfile
@@ -270,7 +271,11 @@ APP_PHASES = {
     "batch1": ("SendMessageBatch", 10, 1),
     "sendN": ("SendMessage", 1, None),
     "batchN": ("SendMessageBatch", 10, None),
+    "sendA": ("SendMessage", 1, 0),
+    "batchA": ("SendMessageBatch", 10, 0),
 }
+# Callers 0: an event loop's entry (issue 32): one thread keeps --threads requests in
+# flight, each answered when Store.when_durable says (at once unless --sync always).
 
 
 def app_phase(mode: str, phase: str, n: int, threads: int, profile: str | None = None) -> dict:
@@ -283,7 +288,8 @@ def app_phase(mode: str, phase: str, n: int, threads: int, profile: str | None =
     from emulator.server.build import Options, build
 
     operation, per_call, callers = APP_PHASES[phase]
-    callers = callers or threads
+    in_flight = threads if callers == 0 else 0
+    callers = callers or threads if callers is None else callers or 1
     data_dir = None if mode == "memory" else tempfile.mkdtemp(prefix=f"app-{mode}-")
     emulator = build(Options(data_dir=data_dir, sync="interval" if mode == "memory" else mode), listen=False)
     client = Client(emulator.app, "json")
@@ -300,9 +306,28 @@ def app_phase(mode: str, phase: str, n: int, threads: int, profile: str | None =
     def caller() -> None:
         start.wait()
         started = time.thread_time()
-        for _ in range(calls):
-            client.call(operation, params)
+        if in_flight:
+            loop(calls)
+        else:
+            for _ in range(calls):
+                client.call(operation, params)
         request_cpu.append(time.thread_time() - started)
+
+    def loop(calls: int) -> None:
+        """What an event loop does with `in_flight` connections: the next request of a
+        connection once its reply may go, which a commit tells from the writer's thread."""
+        store = emulator.store
+        store.durable = lambda: None  # the entry waits with when_durable instead
+        ready: queue.SimpleQueue = queue.SimpleQueue()
+        for connection in range(in_flight):
+            ready.put(connection)
+        for _ in range(calls):
+            connection = ready.get()
+            client.call(operation, params)
+            if not store.when_durable(lambda error, c=connection: ready.put(c)):
+                ready.put(connection)
+        for _ in range(in_flight):  # every reply told
+            ready.get()
 
     workers = [threading.Thread(target=caller) for _ in range(callers)]
     for worker in workers:
@@ -361,7 +386,7 @@ def run_app(n: int, rounds: int, threads: int) -> dict:
                 flush=True,
             )
     medians: dict = {}
-    print(f"medians of {rounds} rounds, {n:,} messages a phase, {threads} callers in sendN/batchN:")
+    print(f"medians of {rounds} rounds, {n:,} messages a phase, {threads} callers (N) or requests in flight (A):")
     for phase in APP_PHASES:
         memory = statistics.median(r["msgs_per_s"] for r in results["memory", phase])
         cells = []
@@ -385,7 +410,12 @@ def main() -> int:
     parser.add_argument("--app", action="store_true", help="the in-process figure (4) only")
     parser.add_argument("-n", type=int, default=20_000, help="messages a phase")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=16, help="concurrent callers in sendN and batchN")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=32,
+        help="concurrent callers in sendN and batchN, requests in flight in sendA and batchA",
+    )
     parser.add_argument("--only", help="one MODE:PHASE, run once (for a profiler)")
     parser.add_argument("--profile", choices=("tottime", "cumtime"), help="with --only: cProfile the request thread")
     args = parser.parse_args()

@@ -21,7 +21,9 @@ from typing import NamedTuple
 
 from emulator.engine.message import Message, Sent, State, message_key
 
-MAX_VARIABLES = 999  # values one statement may bind, in any SQLite (32,766 from 3.32 on)
+# Rows one many-row statement writes at most: few enough that the statements stay small
+# (each prepared once), many enough that a batch of thousands takes a dozen steps.
+MAX_ROWS = 256
 
 STATES = {state.value: state for state in State}
 
@@ -63,17 +65,14 @@ class Many(NamedTuple):
     row: str
     tail: str = ""
 
-    @property
-    def chunk(self) -> int:
-        """Rows a statement takes at most: a power of two whose values stay within the
-        999 an SQLite before 3.32 binds in one statement."""
-        return 1 << (MAX_VARIABLES // self.row.count("?")).bit_length() - 1
-
-    def statements(self, rows: int):
-        """(statement, number of rows) to write `rows` rows: full chunks, then the rest
-        by powers of two, so that few statements are ever prepared (sqlite3 caches 128)."""
+    def statements(self, rows: int, max_values: int):
+        """(statement, number of rows) to write `rows` rows, each statement binding at most
+        `max_values` (the connection's limit: 999 before SQLite 3.32): chunks of a power of
+        two, then the rest by powers of two, so that few statements are ever prepared
+        (sqlite3 caches 128)."""
+        chunk = 1 << (min(MAX_ROWS, max_values // self.row.count("?")).bit_length() - 1)
         while rows:
-            size = min(self.chunk, 1 << rows.bit_length() - 1)
+            size = min(chunk, 1 << (rows.bit_length() - 1))
             yield _statement(self, size), size
             rows -= size
 

@@ -50,6 +50,7 @@ class Writer:
     def __init__(self, db: sqlite3.Connection, path: str, sync: str, interval: float):
         self.sync, self.interval = sync, interval
         self._db, self._path = db, path
+        self._max_values = db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)  # in one statement
         self._clock: Clock | None = None  # the engine's, from start()
         self._mutex = threading.Lock()
         self._wake = threading.Condition(self._mutex)  # the thread waits on it for changes
@@ -215,7 +216,7 @@ class Writer:
                 if kind is Skipped:
                     continue
                 if kind in (AddMessage, RemoveMessage):
-                    _write_rows(db, run)
+                    _write_rows(db, run, self._max_values)
                     continue
                 params = [change.params() for change in run]
                 for statement in kind.SQL:  # type: ignore[attr-defined]  # every record kind has SQL
@@ -232,7 +233,7 @@ class Writer:
             raise
 
 
-def _write_rows(db: sqlite3.Connection, run) -> None:
+def _write_rows(db: sqlite3.Connection, run, max_values: int) -> None:
     """A run of records of one message row each: the rows of each statement (Many)
     written many a statement. Their order does not matter: each is another message's."""
     rows: dict[Many, list[tuple]] = {}
@@ -241,6 +242,6 @@ def _write_rows(db: sqlite3.Connection, run) -> None:
         rows.setdefault(many, []).append(values)
     for many, values in rows.items():
         first = 0
-        for statement, size in many.statements(len(values)):
+        for statement, size in many.statements(len(values), max_values):
             db.execute(statement, tuple(itertools.chain.from_iterable(values[first : first + size])))
             first += size

@@ -16,6 +16,7 @@ from emulator.store.rows import (
     DELETE_MESSAGES,
     INSERT_MESSAGE,
     INSERT_PLAIN_MESSAGE,
+    MAX_ROWS,
     AddDedup,
     AddMessage,
     ChangeMessage,
@@ -191,7 +192,7 @@ def test_a_plain_message_binds_only_what_it_has_and_reads_back_whole(db):
     ]
 
 
-@pytest.mark.parametrize("count", [1, 2, 3, 63, 64, 65, 300])
+@pytest.mark.parametrize("count", [1, 2, 3, 255, 256, 257, 700])
 def test_runs_of_any_length_are_written_many_rows_a_statement(db, count):
     messages = [plain_message(seq) for seq in range(1, count + 1)]
     write(db, SaveQueue.of(1, QUEUE), *(AddMessage(1, m) for m in messages))
@@ -200,13 +201,16 @@ def test_runs_of_any_length_are_written_many_rows_a_statement(db, count):
     assert [m.id for m in read_kept(db, T0, 60).queues[0].messages] == [messages[0].id]
 
 
-def test_many_row_statements_stay_few_and_within_any_sqlites_limit_of_values():
+@pytest.mark.parametrize("max_values", [999, 32766])  # SQLite before 3.32, and after
+def test_many_row_statements_stay_few_and_within_the_limit_of_values(max_values):
     for many in (INSERT_MESSAGE, INSERT_PLAIN_MESSAGE, DELETE_MESSAGES):
-        assert many.chunk * many.row.count("?") <= 999
-        assert [size for _, size in many.statements(many.chunk * 2 + 7)] == [many.chunk, many.chunk, 4, 2, 1]
+        sizes = [size for _, size in many.statements(1000, max_values)]
+        chunk = sizes[0]
+        assert sum(sizes) == 1000 and chunk * many.row.count("?") <= max_values and chunk <= MAX_ROWS
+        assert sizes == [chunk] * (1000 // chunk) + [1 << bit for bit in range(10, -1, -1) if 1000 % chunk & 1 << bit]
 
 
 def test_a_delete_of_many_rows_finds_each_by_its_key(db):
-    statement, size = next(DELETE_MESSAGES.statements(4))
+    statement, size = next(DELETE_MESSAGES.statements(4, 999))
     plan = db.execute(f"EXPLAIN QUERY PLAN {statement}", (1,) * size * 2).fetchall()
     assert any("USING PRIMARY KEY" in row[3] for row in plan) and not any(row[3] == "SCAN messages" for row in plan)
