@@ -23,6 +23,10 @@ scripts/bench_store.py --app --only interval:send1`):
 
   python scripts/bench_store.py --app [-n 20000] [--rounds 3] [--threads 16]
   python scripts/bench_store.py --app --only interval:send1 --profile tottime
+
+  5. kill      (--kill N) a server under load SIGKILLed N times under each of
+               --sync always and interval, started again, and what came back
+               counted against what the clients were told
 """
 
 from __future__ import annotations
@@ -306,11 +310,15 @@ def app_phase(mode: str, phase: str, n: int, threads: int, profile: str | None =
     def caller() -> None:
         start.wait()
         started = time.thread_time()
+        if profiler is not None:
+            profiler.enable()
         if in_flight:
             loop(calls)
         else:
             for _ in range(calls):
                 client.call(operation, params)
+        if profiler is not None:
+            profiler.disable()
         request_cpu.append(time.thread_time() - started)
 
     def loop(calls: int) -> None:
@@ -329,15 +337,16 @@ def app_phase(mode: str, phase: str, n: int, threads: int, profile: str | None =
         for _ in range(in_flight):  # every reply told
             ready.get()
 
+    profiler = None
+    if profile:  # of a caller's thread: the request's path
+        import cProfile
+
+        if callers > 1:
+            raise SystemExit("--profile takes a phase of one caller")
+        profiler = cProfile.Profile(time.thread_time)
     workers = [threading.Thread(target=caller) for _ in range(callers)]
     for worker in workers:
         worker.start()
-    profiler = None
-    if profile:
-        import cProfile
-
-        profiler = cProfile.Profile()
-        profiler.enable()
     cpu, wall = time.process_time(), time.perf_counter()
     start.wait()
     for worker in workers:
@@ -348,7 +357,6 @@ def app_phase(mode: str, phase: str, n: int, threads: int, profile: str | None =
     if profiler is not None:
         import pstats
 
-        profiler.disable()
         pstats.Stats(profiler).sort_stats(profile).print_stats(30)
     if data_dir is not None:
         shutil.rmtree(data_dir, ignore_errors=True)
@@ -403,11 +411,50 @@ def run_app(n: int, rounds: int, threads: int) -> dict:
     return medians
 
 
+# -- 5. SIGKILL under load ------------------------------------------------------------
+
+
+def kill_counts(rounds: int, acknowledged: int) -> None:
+    """Kill a server under the crash test's load (compat_tests/test_persistence_crash.py:
+    4 clients sending batches of 5, receiving and deleting) once `acknowledged` sends
+    were acknowledged, start it again and count what came back, `rounds` times a policy."""
+    from pathlib import Path
+
+    from compat_tests.test_persistence_crash import INTERVAL_MARGIN, INTERVAL_MS, _drain, _run_and_kill
+
+    for sync in ("always", "interval"):
+        options = ("--sync", sync) + (("--sync-interval-ms", str(INTERVAL_MS)) if sync == "interval" else ())
+        for round_ in range(rounds):
+            data_dir = tempfile.mkdtemp(prefix=f"kill-{sync}-")
+            emulator, url, load, killed_at = _run_and_kill(
+                Path(data_dir), options, True, lambda load: len(load.sent) >= acknowledged and load.deleted
+            )
+            try:
+                left = _drain(emulator, url)
+            finally:
+                emulator.stop()
+                shutil.rmtree(data_dir, ignore_errors=True)
+            settled = killed_at - INTERVAL_MARGIN  # acknowledged before the window (and a commit's time)
+            lost = load.sent.keys() - load.deleting - left
+            resurrected = load.deleted.keys() & left
+            print(
+                f"  {sync:<8} kill {round_ + 1}: {len(load.sent):,} sends and {len(load.deleted):,} deletes "
+                f"acknowledged, {len(left):,} messages came back; lost {len(lost)} sends "
+                f"({sum(load.sent[m] < settled for m in lost)} acknowledged before the last "
+                f"{INTERVAL_MARGIN:.1f} s), resurrected {len(resurrected)} deletes "
+                f"({sum(load.deleted[m] < settled for m in resurrected)} before it); acknowledged in "
+                f"that last stretch: {sum(t >= settled for t in load.sent.values())} sends",
+                flush=True,
+            )
+
+
 def main() -> int:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--app", action="store_true", help="the in-process figure (4) only")
+    parser.add_argument("--kill", type=int, metavar="N", help="SIGKILL a loaded server N times a policy (5)")
+    parser.add_argument("--acknowledged", type=int, default=2000, help="with --kill: sends acknowledged before it")
     parser.add_argument("-n", type=int, default=20_000, help="messages a phase")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
@@ -417,8 +464,13 @@ def main() -> int:
         help="concurrent callers in sendN and batchN, requests in flight in sendA and batchA",
     )
     parser.add_argument("--only", help="one MODE:PHASE, run once (for a profiler)")
-    parser.add_argument("--profile", choices=("tottime", "cumtime"), help="with --only: cProfile the request thread")
+    parser.add_argument(
+        "--profile", choices=("tottime", "cumtime"), help="with --only: cProfile the request thread (its CPU time)"
+    )
     args = parser.parse_args()
+    if args.kill:
+        kill_counts(args.kill, args.acknowledged)
+        return 0
     if not args.app:
         parser.error("run the other figures through scripts/bench.py --store")
     if args.only:
