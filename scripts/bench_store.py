@@ -15,7 +15,11 @@ In one run, side by side: the emulator in memory, and on a data dir with
   4. app       the WSGI app called in process (no HTTP; issue 32 item 6): messages/s
                and process CPU (the writer thread's included) per message, in
                memory vs --sync interval vs always, rounds alternated, each phase
-               on a fresh emulator and timed until close() has written everything
+               on a fresh emulator and timed until close() has written everything:
+               SendMessage and SendMessageBatch(10) from one caller (send1,
+               batch1), from --threads threads (sendN, batchN), and --threads
+               requests in flight on one thread that waits with
+               Store.when_durable, as an event loop's entry would (sendA, batchA)
 
 The in-process figure runs alone, and can be profiled (the request thread with
 cProfile; every thread with `py-spy record -f raw -o out -- python
@@ -292,8 +296,8 @@ def app_phase(mode: str, phase: str, n: int, threads: int, profile: str | None =
     from emulator.server.build import Options, build
 
     operation, per_call, callers = APP_PHASES[phase]
-    in_flight = threads if callers == 0 else 0
-    callers = callers or threads if callers is None else callers or 1
+    in_flight = threads if callers == 0 else 0  # an event loop's entry: one thread, `threads` requests
+    callers = threads if callers is None else max(callers, 1)
     data_dir = None if mode == "memory" else tempfile.mkdtemp(prefix=f"app-{mode}-")
     emulator = build(Options(data_dir=data_dir, sync="interval" if mode == "memory" else mode), listen=False)
     client = Client(emulator.app, "json")
