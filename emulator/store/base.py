@@ -9,6 +9,8 @@ puts back what it kept (recover), before the server takes requests.
 path.
 """
 
+from collections.abc import Callable
+
 from emulator.engine.journal import Journal
 
 SYNC_MODES = ("always", "interval", "off")
@@ -27,7 +29,16 @@ class Store(Journal):
 
     def durable(self) -> None:
         """Return once every change reported so far is durable, when the sync policy says
-        a reply must wait for that (--sync always); at once otherwise."""
+        a reply must wait for that (--sync always); at once otherwise. Raises StoreError
+        when a write failed."""
+
+    def when_durable(self, callback: Callable[[Exception | None], None]) -> bool:
+        """durable() for a caller that must not block (an event loop): when the sync policy
+        says a reply must wait (--sync always), have `callback(error)` called once every
+        change reported so far is committed (error None) or failed to be (a StoreError),
+        from the store's writing thread, and return True; return False, without calling
+        it, when nothing needs waiting for."""
+        return False
 
     def close(self) -> None:
         """Write what is pending and release the data directory."""

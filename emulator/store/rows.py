@@ -4,18 +4,26 @@ objects and rows.
 
 A change record names the statements that write it (`SQL`) and gives their
 parameters (`params()`); the writer runs each run of same-kind records as one
-executemany per statement. Most records are named tuples (their own parameters);
-the fields are declared in the base so that the class body may hold `SQL`. Records of a message (AddMessage, ChangeMessage)
-keep their delivery fields apart so that a later change can rewrite them while
-the record waits to be written.
+executemany per statement. A record of one message row (AddMessage,
+RemoveMessage) gives instead its row (`row()`: a many-row statement, Many, and
+its values), and the writer writes a run of them many rows a statement. Most
+records are named tuples (their own parameters); the fields are declared in the
+base so that the class body may hold `SQL`. Records of a message (AddMessage, ChangeMessage) keep their delivery
+fields apart so that a later change can rewrite them while the record waits to
+be written.
 """
 
 import base64
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from emulator.engine.message import Message, Sent, State, message_key
+
+# Rows one many-row statement writes at most: few enough that the statements stay small
+# (each prepared once), many enough that a batch of thousands takes a dozen steps.
+MAX_ROWS = 256
 
 STATES = {state.value: state for state in State}
 
@@ -46,6 +54,32 @@ PRUNE_DEDUP = "DELETE FROM dedup WHERE expires_at <= ?"
 
 
 # -- change records -----------------------------------------------------------------
+
+
+class Many(NamedTuple):
+    """A statement that writes many rows at once: `head`, then `row` once per row
+    (joined by commas), then `tail`. One statement of many rows is one step of
+    SQLite's, and one release of the GIL, where executemany takes one a row."""
+
+    head: str
+    row: str
+    tail: str = ""
+
+    def statements(self, rows: int, max_values: int):
+        """(statement, number of rows) to write `rows` rows, each statement binding at most
+        `max_values` (the connection's limit: 999 before SQLite 3.32): chunks of a power of
+        two, then the rest by powers of two, so that few statements are ever prepared
+        (sqlite3 caches 128)."""
+        chunk = 1 << (min(MAX_ROWS, max_values // self.row.count("?")).bit_length() - 1)
+        while rows:
+            size = min(chunk, 1 << (rows.bit_length() - 1))
+            yield _statement(self, size), size
+            rows -= size
+
+
+@functools.cache
+def _statement(many: Many, rows: int) -> str:
+    return many.head + ", ".join([many.row] * rows) + many.tail
 
 
 class SaveQueue(
@@ -127,32 +161,62 @@ class EmptyQueue(NamedTuple("EmptyQueue", [("queue_id", int)])):
         return self
 
 
-class AddMessage:
-    """A message arrived; `delivery` is rewritten by its later changes until it is written."""
+INSERT_MESSAGE = Many(f"INSERT OR REPLACE INTO messages ({MESSAGE_COLUMNS}) VALUES ", f"({', '.join('?' * 20)})")
+# A message as most are (no attributes, no group, not FIFO nor a dead letter, never
+# received nor delayed) binds 8 values: sqlite3 binds each None through a look-up
+# for an adapter, which costs more than SQLite's writing of the column.
+INSERT_PLAIN_MESSAGE = Many(
+    f"INSERT OR REPLACE INTO messages ({MESSAGE_COLUMNS}) VALUES ",
+    "(?, ?, ?, ?, NULL, NULL, ?, NULL, NULL, NULL, NULL, ?, ?, NULL, ?, 0, NULL, NULL, 0.0, NULL)",
+)
 
-    __slots__ = ("at_send", "delivery", "queue_id", "seq")
-    SQL = (f"INSERT OR REPLACE INTO messages ({MESSAGE_COLUMNS}) VALUES ({', '.join('?' * 20)})",)
+
+class AddMessage:
+    """A message arrived; `delivery` is rewritten by its later changes until it is written.
+
+    Made under the queue's lock on the request's path, so it only keeps the message:
+    the fields set at send never change, and the writer's thread encodes them (rows)."""
+
+    __slots__ = ("delivery", "message", "queue_id", "seq")
 
     def __init__(self, queue_id: int, message: Message):
-        self.queue_id, self.seq = queue_id, message.seq
-        self.at_send = (
-            message.id,
-            message.body,
-            _dump(message.attributes),
-            _dump(message.system_attributes),
-            message.md5_of_body,
-            message.md5_of_attributes,
-            message.group_id,
-            message.dedup_id,
-            message.sequence_number,
-            message.sent_at,
-            message.sender_id,
-            message.dead_letter_source,
-        )
+        self.queue_id, self.seq, self.message = queue_id, message.seq, message
         self.delivery = delivery(message)
 
-    def params(self):
-        return (self.queue_id, self.seq, *self.at_send, *self.delivery)
+    def row(self) -> tuple[Many, tuple]:
+        """The statement that writes this message, and its values."""
+        message = self.message
+        digits = message.key.hex()
+        message_id = f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:32]}"  # Message.id
+        rare = message.rare_fields
+        state = UNDELIVERED_STATES.get(self.delivery)
+        if state is not None and rare is None and message.group_id is None and not message.attributes:
+            values = (self.queue_id, self.seq, message_id, message.body, digits[32:], message.sent_at)
+            return INSERT_PLAIN_MESSAGE, (*values, message.sender_id, state)
+        if rare is None:
+            system_attributes = md5_of_attributes = dedup_id = sequence_number = dead_letter_source = None
+        else:
+            system_attributes = _dump(rare.system_attributes)
+            md5_of_attributes = None if rare.attributes_md5 is None else rare.attributes_md5.hex()
+            dedup_id, sequence_number = rare.dedup_id, rare.sequence_number
+            dead_letter_source = rare.dead_letter_source
+        return INSERT_MESSAGE, (
+            self.queue_id,
+            self.seq,
+            message_id,
+            message.body,
+            _dump(message.attributes),
+            system_attributes,
+            digits[32:],  # Message.md5_of_body
+            md5_of_attributes,
+            message.group_id,
+            dedup_id,
+            sequence_number,
+            message.sent_at,
+            message.sender_id,
+            dead_letter_source,
+            *self.delivery,
+        )
 
 
 class ChangeMessage:
@@ -173,9 +237,17 @@ class ChangeMessage:
         return (*self.delivery, self.queue_id, self.seq)
 
 
+# Through a subquery: the bare `IN (VALUES ...)` of a row value scans the table (SQLite 3.40).
+DELETE_MESSAGES = Many(
+    "DELETE FROM messages WHERE (queue_id, seq) IN (SELECT column1, column2 FROM (VALUES ", "(?, ?)", "))"
+)
+
+
 class RemoveMessage(NamedTuple("RemoveMessage", [("queue_id", int), ("seq", int)])):
     __slots__ = ()
-    SQL = ("DELETE FROM messages WHERE queue_id = ? AND seq = ?",)
+
+    def row(self) -> tuple[Many, tuple]:
+        return DELETE_MESSAGES, self
 
     def params(self):
         return self
@@ -251,15 +323,25 @@ SKIPPED = Skipped()
 # -- the codec ------------------------------------------------------------------------
 
 
+# The delivery fields of a message never received nor delayed, by its state, and back.
+UNDELIVERED = {state: (state.value, 0, None, None, 0.0, None) for state in State}
+UNDELIVERED_STATES = {fields: fields[0] for fields in UNDELIVERED.values()}
+
+
 def delivery(message: Message) -> tuple:
-    """A message's delivery fields, in the order of the messages table."""
+    """A message's delivery fields, in the order of the messages table (read from its
+    parts: this runs under the queue's lock, for every message sent or received)."""
+    fields = message.delivery_fields
+    if fields is None:
+        return UNDELIVERED[message.state]
+    nonce = fields.nonce
     return (
         message.state.value,
-        message.receive_count,
-        message.first_receive_at,
-        None if message.nonce is None else f"{message.nonce:016x}",
-        message.received_at,
-        message.due,
+        fields.receive_count,
+        fields.first_receive_at,
+        None if nonce is None else f"{nonce:016x}",
+        fields.received_at,
+        fields.due,
     )
 
 

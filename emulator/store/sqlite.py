@@ -178,6 +178,9 @@ class SqliteStore(Store):
     def durable(self) -> None:
         self._writer.durable()
 
+    def when_durable(self, callback) -> bool:
+        return self._writer.when_durable(callback)
+
     def describe(self) -> dict:
         writer = self._writer
         return {"data_dir": self.directory, "sync": writer.sync, "interval_ms": round(writer.interval * 1000)}

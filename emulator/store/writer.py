@@ -12,7 +12,9 @@ written yet cancels both, so a message sent and deleted within one batch never
 reaches the disk.
 
 Sync policies (--sync): `always` commits as soon as changes are pending and a
-reply waits for its commit (durable()); `interval` commits every
+reply waits for its commit (durable(), or when_durable() for a caller that must
+not block: every caller waiting when a commit ends is told by that one commit);
+`interval` commits every
 --sync-interval-ms, so a crash loses at most that window; `off` commits on the
 same interval without fsync (opening.py sets that), so the operating system
 decides and a power cut may lose more (a killed process loses only the window).
@@ -22,7 +24,7 @@ import itertools
 import logging
 import sqlite3
 import threading
-from operator import attrgetter
+from collections.abc import Callable
 
 from emulator.engine.clock import Clock
 from emulator.store.base import StoreError
@@ -32,26 +34,32 @@ from emulator.store.rows import (
     SKIPPED,
     AddMessage,
     ChangeMessage,
+    Many,
     RemoveMessage,
+    Skipped,
 )
 
 log = logging.getLogger(__name__)
 
 PRUNE_EVERY = 60.0  # seconds (of the engine's clock) between deletes of expired dedup ids
 
+Durable = Callable[[Exception | None], None]  # told None once its changes are committed, or why they are not
+
 
 class Writer:
     def __init__(self, db: sqlite3.Connection, path: str, sync: str, interval: float):
         self.sync, self.interval = sync, interval
         self._db, self._path = db, path
+        self._max_values = db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)  # in one statement
         self._clock: Clock | None = None  # the engine's, from start()
         self._mutex = threading.Lock()
         self._wake = threading.Condition(self._mutex)  # the thread waits on it for changes
-        self._written = threading.Condition(self._mutex)  # durable() waits on it for commits
         self._changes: list = []  # the pending batch, in reported order
         self._pending: dict[tuple[int, int], int] = {}  # (queue id, seq) -> index of its message's record
         self._seqs: dict[int, int] = {}  # queue id -> the highest arrival number reported since the last write
-        self._reported = self._committed = 0  # changes reported, and reported before the last commit
+        # Who waits for durability: of the pending batch, and of the batch being written (None: none is).
+        self._waiting: list[Durable] = []
+        self._writing: list[Durable] | None = None
         self._failure: Exception | None = None
         self._closing = False
         self._pruned_at = 0.0
@@ -105,22 +113,53 @@ class Writer:
                 self._changes[index] = RemoveMessage(queue_id, seq)
 
     def _append(self, change) -> None:
+        if not self._changes and self.sync == "always":
+            self._wake.notify()  # the first change of a batch: the thread may be waiting for one
         self._changes.append(change)
-        self._reported += 1
-        if self.sync == "always":
-            self._wake.notify()
+
+    # -- durability ---------------------------------------------------------------
+
+    def when_durable(self, callback: Durable) -> bool:
+        """With --sync always, have `callback` told once every change reported so far is
+        committed (None) or failed to be (a StoreError), from the writer's thread, and
+        return True; return False, without calling it, when nothing needs waiting for:
+        another sync policy, or every change already committed. After a failed write,
+        `callback` is told the failure at once, before this returns (True)."""
+        if self.sync != "always":
+            return False
+        with self._mutex:
+            failure = self._failure
+            if failure is None:
+                if self._changes:  # the last change reported is in the pending batch
+                    self._waiting.append(callback)
+                elif self._writing is not None:  # or in the batch being written
+                    self._writing.append(callback)
+                else:
+                    return False
+                return True
+        callback(self._failed(failure))
+        return True
 
     def durable(self) -> None:
         """With --sync always, return once every change reported so far is committed
         (StoreError if a write failed); at once otherwise."""
         if self.sync != "always":
             return
-        with self._mutex:
-            target = self._reported
-            while self._committed < target and self._failure is None:
-                self._written.wait()
-            if self._failure is not None:
-                raise StoreError(f"writing {self._path} failed: {self._failure}")
+        done = threading.Lock()
+        done.acquire()
+        told: list[Exception | None] = []
+
+        def tell(error: Exception | None) -> None:
+            told.append(error)
+            done.release()
+
+        if self.when_durable(tell):
+            done.acquire()  # released by tell(), on the writer's thread (or already, after a failure)
+            if told[0] is not None:
+                raise told[0]
+
+    def _failed(self, failure: Exception) -> StoreError:
+        return StoreError(f"writing {self._path} failed: {failure}")
 
     def close(self) -> None:
         """Write everything pending, then stop the thread."""
@@ -143,7 +182,7 @@ class Writer:
                 closing = self._closing
                 changes, self._changes, self._pending = self._changes, [], {}
                 seqs, self._seqs = self._seqs, {}
-                target = self._reported
+                self._writing, self._waiting = self._waiting, []
             if changes:
                 try:
                     self._write(changes, seqs)
@@ -151,22 +190,37 @@ class Writer:
                     log.error("store %s: a write failed, %d changes are lost: %s", self._path, len(changes), error)
                     with self._mutex:
                         self._failure = error
-            with self._mutex:
-                self._committed = target
-                self._written.notify_all()
+            self._tell_written()
             if closing:
                 return
 
+    def _tell_written(self) -> None:
+        """Tell whoever waited for the batch just written how it went."""
+        with self._mutex:
+            waiting, self._writing = self._writing or [], None
+            failure = self._failure
+        told = None if failure is None else self._failed(failure)
+        for callback in waiting:
+            try:
+                callback(told)
+            except Exception:  # a waiter's own bug: the others, and the writing, go on
+                log.exception("store %s: a durability callback failed", self._path)
+
     def _write(self, changes: list, seqs: dict[int, int]) -> None:
-        """One transaction: each run of same-kind changes (the same SQL) as one executemany per statement."""
+        """One transaction: each run of same-kind changes as one executemany per
+        statement, or, for rows of messages, as statements of many rows each."""
         db = self._db
         db.execute("BEGIN")
         try:
-            for statements, run in itertools.groupby(changes, key=attrgetter("SQL")):
-                if statements:
-                    params = [change.params() for change in run]
-                    for statement in statements:
-                        db.executemany(statement, params)
+            for kind, run in itertools.groupby(changes, key=type):
+                if kind is Skipped:
+                    continue
+                if kind in (AddMessage, RemoveMessage):
+                    _write_rows(db, run, self._max_values)
+                    continue
+                params = [change.params() for change in run]
+                for statement in kind.SQL:  # type: ignore[attr-defined]  # every record kind has SQL
+                    db.executemany(statement, params)
             db.executemany(RAISE_SEQ, [(seq, queue_id) for queue_id, seq in seqs.items()])
             assert self._clock is not None  # the thread runs only once start() gave it
             now = self._clock.now()
@@ -177,3 +231,17 @@ class Writer:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+
+
+def _write_rows(db: sqlite3.Connection, run, max_values: int) -> None:
+    """A run of records of one message row each: the rows of each statement (Many)
+    written many a statement. Their order does not matter: each is another message's."""
+    rows: dict[Many, list[tuple]] = {}
+    for change in run:
+        many, values = change.row()
+        rows.setdefault(many, []).append(values)
+    for many, values in rows.items():
+        first = 0
+        for statement, size in many.statements(len(values), max_values):
+            db.execute(statement, tuple(itertools.chain.from_iterable(values[first : first + size])))
+            first += size

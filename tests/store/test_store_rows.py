@@ -13,6 +13,10 @@ from emulator.engine.message import Message, Sent, State, message_key
 from emulator.store.opening import open_database
 from emulator.store.recovery import read_clock, read_kept
 from emulator.store.rows import (
+    DELETE_MESSAGES,
+    INSERT_MESSAGE,
+    INSERT_PLAIN_MESSAGE,
+    MAX_ROWS,
     AddDedup,
     AddMessage,
     ChangeMessage,
@@ -163,3 +167,50 @@ def test_a_delivery_change_rewrites_the_delivery_fields_and_emptying_leaves_the_
     write(db, AddDedup.of(1, "d", Sent("id", None), T0 + 300), EmptyQueue(1))
     (queue,) = read_kept(db, T0, 60).queues
     assert (queue.name, queue.messages, queue.dedup) == ("q.fifo", [], [])
+
+
+def plain_message(seq: int) -> Message:
+    """A message as most are: no attributes, no group, not FIFO, never received."""
+    body = f"plain {seq}"
+    message = Message(message_key(str(uuid.uuid4()), hashlib.md5(body.encode()).hexdigest()), body, {}, {}, None, "A")
+    message.seq, message.sent_at = seq, T0 + seq
+    return message
+
+
+def test_a_plain_message_binds_only_what_it_has_and_reads_back_whole(db):
+    plain, full = plain_message(1), message()
+    assert AddMessage(1, plain).row()[0] is INSERT_PLAIN_MESSAGE
+    assert AddMessage(1, full).row()[0] is INSERT_MESSAGE
+    delayed = plain_message(2)
+    delayed.state, delayed.due = State.DELAYED, T0 + 60  # a delay has delivery fields
+    assert AddMessage(1, delayed).row()[0] is INSERT_MESSAGE
+    write(db, SaveQueue.of(1, QUEUE), AddMessage(1, plain), AddMessage(1, full), AddMessage(1, delayed))
+    assert [fields(m) for m in read_kept(db, T0, 60).queues[0].messages] == [
+        fields(plain),
+        fields(delayed),
+        fields(full),
+    ]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 255, 256, 257, 700])
+def test_runs_of_any_length_are_written_many_rows_a_statement(db, count):
+    messages = [plain_message(seq) for seq in range(1, count + 1)]
+    write(db, SaveQueue.of(1, QUEUE), *(AddMessage(1, m) for m in messages))
+    assert [m.id for m in read_kept(db, T0, 60).queues[0].messages] == [m.id for m in messages]
+    write(db, *(RemoveMessage(1, seq) for seq in range(2, count + 1)))
+    assert [m.id for m in read_kept(db, T0, 60).queues[0].messages] == [messages[0].id]
+
+
+@pytest.mark.parametrize("max_values", [999, 32766])  # SQLite before 3.32, and after
+def test_many_row_statements_stay_few_and_within_the_limit_of_values(max_values):
+    for many in (INSERT_MESSAGE, INSERT_PLAIN_MESSAGE, DELETE_MESSAGES):
+        sizes = [size for _, size in many.statements(1000, max_values)]
+        chunk = sizes[0]
+        assert sum(sizes) == 1000 and chunk * many.row.count("?") <= max_values and chunk <= MAX_ROWS
+        assert sizes == [chunk] * (1000 // chunk) + [1 << bit for bit in range(10, -1, -1) if 1000 % chunk & 1 << bit]
+
+
+def test_a_delete_of_many_rows_finds_each_by_its_key(db):
+    statement, size = next(DELETE_MESSAGES.statements(4, 999))
+    plan = db.execute(f"EXPLAIN QUERY PLAN {statement}", (1,) * size * 2).fetchall()
+    assert any("USING PRIMARY KEY" in row[3] for row in plan) and not any(row[3] == "SCAN messages" for row in plan)
