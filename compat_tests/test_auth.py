@@ -331,3 +331,67 @@ def test_an_authorization_header_with_a_second_credential_is_refused(server, ali
         answer = _post(server, request, Authorization=authorization)
         assert (answer.status, answer.json()["__type"]) == (400, "com.amazonaws.sqs#IncompleteSignature")
     assert _depth(alice, url) == "0"
+
+
+# -- Deny statements AWS evaluates (issue 31, item 5) ---------------------------------------
+
+
+def _grant_and(alice, deny: dict, name: str | None = None) -> str:
+    """A queue of Alice's whose Policy allows Bob everything, then `deny` (its Resource: the queue)."""
+    url = alice.create_queue(QueueName=name or unique_name("denied"))["QueueUrl"]
+    arn = alice.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    allow = {"Effect": "Allow", "Principal": {"AWS": BOB[2]}, "Action": "sqs:*", "Resource": arn}
+    deny = {"Effect": "Deny", **({} if "NotResource" in deny else {"Resource": arn}), **deny}
+    policy = {"Version": "2012-10-17", "Statement": [allow, deny]}
+    alice.set_queue_attributes(QueueUrl=url, Attributes={"Policy": json.dumps(policy)})
+    return url
+
+
+@pytest.mark.parametrize(
+    "deny",
+    [
+        {
+            "Principal": "*",
+            "Action": "sqs:SendMessage",
+            "Condition": {"StringEquals": {"aws:PrincipalAccount": BOB[2]}},
+        },
+        {"NotPrincipal": {"AWS": f"arn:aws:iam::{ALICE[2]}:root"}, "Action": "sqs:SendMessage"},
+        {"Principal": {"AWS": BOB[2]}, "NotAction": "sqs:ReceiveMessage"},
+        {"Principal": "*", "Action": "sqs:SendMessage", "NotResource": "arn:aws:sqs:us-east-1:111111111111:elsewhere"},
+        # A key the emulator cannot know (the caller's address) fails closed: the Deny holds.
+        {
+            "Principal": "*",
+            "Action": "sqs:SendMessage",
+            "Condition": {"NotIpAddress": {"aws:SourceIp": "192.0.2.0/24"}},
+        },
+    ],
+    ids=["Condition", "NotPrincipal", "NotAction", "NotResource", "unknown-condition-key"],
+)
+def test_each_form_of_deny_refuses_what_the_allow_grants(alice, bob, deny):
+    """A Deny with a Condition, NotPrincipal, NotAction or NotResource was skipped, so a
+    cross-account send AWS denies was allowed (IAM: an explicit deny overrides any allow)."""
+    url = _grant_and(alice, deny)
+    assert _error(bob.send_message, QueueUrl=url, MessageBody="x")[:2] == ("AccessDenied", 403)
+    assert _error(bob.send_message_batch, QueueUrl=url, Entries=[{"Id": "1", "MessageBody": "x"}])[:2] == (
+        "AccessDenied",
+        403,
+    )
+    assert bob.receive_message(QueueUrl=url).get("Messages") is None  # receiving is still allowed
+    assert _depth(alice, url) == "0"
+
+
+@pytest.mark.parametrize("form", ["Condition", "NotResource"])
+def test_a_deny_that_does_not_apply_leaves_the_allow(alice, bob, form):
+    """aws:SourceArn is set when a service (SNS, S3) sends for a resource, never on a direct call,
+    so a Deny on another source's ARN does not apply (IAM: a missing key fails the condition);
+    a Deny of every resource but this queue does not apply to it."""
+    topic = f"arn:aws:sns:us-east-1:{ALICE[2]}:topic"
+    name = unique_name("allowed")
+    deny = {"Principal": "*", "Action": "sqs:*"}
+    if form == "Condition":
+        deny["Condition"] = {"ArnEquals": {"aws:SourceArn": topic}}
+    else:
+        deny["NotResource"] = f"arn:aws:sqs:us-east-1:{ALICE[2]}:{name}"
+    url = _grant_and(alice, deny, name)
+    bob.send_message(QueueUrl=url, MessageBody="allowed")
+    assert _depth(alice, url) == "1"
