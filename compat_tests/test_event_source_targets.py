@@ -294,6 +294,26 @@ def test_a_mapping_is_made_only_from_a_json_request_of_this_origin_and_commands_
     assert all(m["queue"] != url for m in call(endpoint, "GET", "/_emulator/event-sources")[1]["event_sources"])
 
 
+def test_a_deep_json_message_is_filtered_out_and_the_mapping_delivers_the_next_one(
+    endpoint, sqs, queue_factory, mappings, invoke_server
+):
+    """A 10 KB body of JSON nested 5,000 deep beside a body filter ended the mapping in state
+    'failed: RecursionError' (issue 31, item 6). A body the decoder cannot read matches no body
+    filter, so it is filtered out (deleted, as Lambda does with a record no filter passes:
+    with-sqs-filtering), and the mapping goes on to deliver the next matching message."""
+    url = queue_factory()
+    function = invoke_server(lambda event, context: None)
+    mapping = mappings({"queue": url, "target": function.url, "filters": [{"body": {"kind": ["order"]}}]})
+    sqs.send_message(QueueUrl=url, MessageBody="[" * 5000 + "]" * 5000)
+    done = wait_for(endpoint, mapping["id"], lambda c: c["filtered_out"] == 1)
+    assert done["state"] == "enabled" and done["counters"]["errors"] == 0
+    sqs.send_message(QueueUrl=url, MessageBody=json.dumps({"kind": "order", "n": 2}))
+    done = wait_for(endpoint, mapping["id"], lambda c: c["deleted"] == 1)
+    assert done["state"] == "enabled"
+    assert [json.loads(r["body"]) for e in function.events for r in e["Records"]] == [{"kind": "order", "n": 2}]
+    assert counts(sqs, url) == (0, 0, 0)
+
+
 # -- the config file ------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from aws_lambda_powertools.utilities.batch import (
 from aws_lambda_powertools.utilities.parser.models import SqsModel
 
 from emulator import limits, serve
+from emulator.events import filters
 from emulator.events.poller import OVER_LIMIT_BACKOFF
 
 REAL_WAIT = 5.0  # seconds a background thread gets to act
@@ -363,6 +364,31 @@ def test_a_receive_refused_at_the_in_flight_limit_is_tried_again_and_the_poller_
     assert counters["failures"] == 0 and counters["succeeded"] == 1
     assert [m["state"] for m in server.event_sources() if m["id"] == mapping["id"]] == ["enabled"]
     assert depth(sqs, url) == (0, 1)
+
+
+def test_an_error_of_ours_matching_one_record_leaves_it_to_come_back_and_the_mapping_goes_on(server, sqs, monkeypatch):
+    # No single message ends a mapping (issue 31, item 6): whatever a record makes the filter
+    # code raise, that record comes back after its visibility timeout and the others go on.
+    name, url = new_queue(sqs, VisibilityTimeout=30)
+    for body in ("poison", "fine"):
+        sqs.send_message(QueueUrl=url, MessageBody=json.dumps({"kind": body}))
+    real = filters.Pattern.matches
+
+    def matches(self, record):
+        if "poison" in record["body"]:
+            raise ValueError("a bug of ours")
+        return real(self, record)
+
+    monkeypatch.setattr(filters.Pattern, "matches", matches)
+    handler = Recorder()
+    mapping = server.event_source(name, handler, filters=[{"body": {"kind": [{"exists": True}]}}])
+    counters = server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 1 and c["errors"] == 1)
+    assert handler.bodies() == [['{"kind": "fine"}']] and "ValueError: a bug of ours" in counters["last_error"]
+    assert depth(sqs, url) == (0, 1)  # the poison record, in flight until its visibility timeout ends
+    monkeypatch.setattr(filters.Pattern, "matches", real)
+    server.advance(30)
+    server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 2)
+    assert [m["state"] for m in server.event_sources() if m["id"] == mapping["id"]] == ["enabled"]
 
 
 # -- batching, filtering, concurrency ---------------------------------------------
