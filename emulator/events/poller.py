@@ -27,7 +27,8 @@ No message or batch ends a mapping: an error of ours while one record is matched
 against the filters leaves that record to come back after its visibility timeout,
 one while gathering leaves the batch so and the poller goes on after a back-off
 (each logged at WARNING with its traceback, and counted as `errors`), and one while
-invoking fails that invocation.
+invoking fails that invocation. A failed invocation is logged at WARNING with the
+mapping, the batch's size and why.
 """
 
 import json
@@ -239,7 +240,13 @@ class Poller:
             failed = responses.failed_items(result, ids, spec.report_batch_item_failures)
         except (InvocationFailed, responses.BatchFailed) as failure:
             error = str(failure)
-            log.info("event source %s: batch of %d failed: %s", self._thread.name, len(batch), error)
+            log.warning(
+                "event source mapping %s (queue %s): a batch of %d records failed: %s",
+                self._name,
+                self._queue.name,
+                len(batch),
+                error,
+            )
         except Exception as failure:  # a bug of ours: the batch comes back after its visibility timeout
             error = f"{type(failure).__name__}: {failure}"
             log.warning(

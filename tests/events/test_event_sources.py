@@ -366,6 +366,26 @@ def test_a_receive_refused_at_the_in_flight_limit_is_tried_again_and_the_poller_
     assert depth(sqs, url) == (0, 1)
 
 
+def test_a_failed_invocation_is_logged_at_warning_with_the_mapping_the_batch_size_and_why(server, sqs, caplog):
+    # issue 30, item 9: a failing mapping was invisible in the log (INFO).
+    name, url = new_queue(sqs)
+    for body in ("a", "b"):
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+
+    def handler(event, context):
+        raise RuntimeError("the function broke")
+
+    with caplog.at_level("WARNING", logger="emulator.events.poller"):
+        mapping = server.event_source(name, handler, batching_window_seconds=1)
+        server.advance(1)
+        server.wait_for_event_source(mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"], REAL_WAIT)
+    (logged,) = [r for r in caplog.records if r.levelname == "WARNING" and mapping["id"] in r.getMessage()]
+    assert logged.getMessage() == (
+        f"event source mapping {mapping['id']} (queue {name}): a batch of 2 records failed: "
+        "RuntimeError: the function broke"
+    )
+
+
 def test_an_error_of_ours_matching_one_record_leaves_it_to_come_back_and_the_mapping_goes_on(server, sqs, monkeypatch):
     # No single message ends a mapping (issue 31, item 6): whatever a record makes the filter
     # code raise, that record comes back after its visibility timeout and the others go on.
