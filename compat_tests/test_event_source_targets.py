@@ -314,6 +314,58 @@ def test_a_deep_json_message_is_filtered_out_and_the_mapping_delivers_the_next_o
     assert counts(sqs, url) == (0, 0, 0)
 
 
+def test_a_record_without_message_attributes_carries_md5_of_message_attributes_null(
+    endpoint, sqs, queue_factory, mappings, invoke_server
+):
+    """As events Lambda delivered show it (a logged eu-west-1 event in ChristianKatka/aws-step-functions,
+    my-lambda1/test/event.ts; Powertools for TypeScript's SqsRecordSchema allows null): the key is
+    there, null; with attributes it is their digest."""
+    url = queue_factory()
+    function = invoke_server(lambda event, context: None)
+    sqs.send_message(QueueUrl=url, MessageBody="plain")
+    attributes = {"a": {"DataType": "String", "StringValue": "b"}}
+    sent = sqs.send_message(QueueUrl=url, MessageBody="with", MessageAttributes=attributes)
+    mapping = mappings({"queue": url, "target": function.url})
+    wait_for(endpoint, mapping["id"], lambda c: c["deleted"] == 2)
+    records = {r["body"]: r for e in function.events for r in e["Records"]}
+    assert "md5OfMessageAttributes" in records["plain"] and records["plain"]["md5OfMessageAttributes"] is None
+    assert records["with"]["md5OfMessageAttributes"] == sent["MD5OfMessageAttributes"]
+
+
+def test_a_second_mapping_of_a_queue_to_the_same_function_is_a_409_resource_conflict(endpoint, queue_factory, mappings):
+    """CreateEventSourceMapping answers ResourceConflictException (HTTP 409) for a queue and function
+    already mapped, in the wording AWS answered in aws/chalice#2146 and getlift/lift#295; the same
+    queue to another function, or another queue to the same function, is a new mapping. (The same
+    function: the same URL, command line or "package.module:function", emulator/events/registry.py.)"""
+    url, other_queue = queue_factory(), queue_factory()
+    arn = f"arn:aws:sqs:us-east-1:000000000000:{url.rsplit('/', 1)[1]}"
+    first = mappings({"queue": url, "target": "http://127.0.0.1:1/f", "enabled": False})
+    status, answer = call(
+        endpoint, "POST", "/_emulator/event-sources", {"queue": url, "target": "http://127.0.0.1:1/f"}
+    )
+    assert (status, answer["code"], answer["field"], answer["existing"]) == (
+        409,
+        "ResourceConflictException",
+        "target",
+        first["id"],
+    )
+    name = first["function_arn"].rsplit(":", 1)[1]
+    assert answer["error"] == (
+        f'An event source mapping with SQS arn (" {arn} ") and function (" {name} ") already exists. '
+        f"Please update or delete the existing mapping with UUID {first['id']}"
+    )
+    mappings({"queue": other_queue, "target": "http://127.0.0.1:1/f", "enabled": False})  # another queue
+    other = mappings({"queue": url, "target": "http://127.0.0.1:1/g", "enabled": False})  # another function
+    patch = {"target": "http://127.0.0.1:1/f"}
+    status, answer = call(endpoint, "PATCH", f"/_emulator/event-sources/{other['id']}", patch)
+    assert (status, answer["existing"]) == (409, first["id"])
+    assert call(endpoint, "GET", f"/_emulator/event-sources/{other['id']}")[1]["target"] == "http://127.0.0.1:1/g"
+    assert (
+        len([m for m in call(endpoint, "GET", "/_emulator/event-sources")[1]["event_sources"] if m["queue"] == url])
+        == 2
+    )
+
+
 # -- the config file ------------------------------------------------------------
 
 

@@ -24,7 +24,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 FUNCTION_REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
@@ -36,6 +36,11 @@ class InvocationFailed(Exception):
 
 class Target(Protocol):
     name: str  # the function's name in the context and the ARN
+
+    @property
+    def identity(self) -> Hashable:
+        """What makes two targets the same function (one mapping per queue and function, as
+        on AWS): the same callable object or "package.module:function", URL, or command line."""
 
     def describe(self) -> Any:
         """The target as the admin API shows it."""
@@ -112,6 +117,7 @@ class CallableTarget:
         self._function = function
         self.name = name
         self._reference = reference
+        self.identity = ("callable", reference or function)
 
     def describe(self) -> Any:
         return self._reference or f"<in-process {self.name}>"
@@ -131,6 +137,7 @@ class HttpTarget:
     def __init__(self, url: str):
         self.url = url
         self.name = url
+        self.identity = ("url", url)
 
     def describe(self) -> Any:
         return self.url
@@ -160,6 +167,7 @@ class CommandTarget:
     def __init__(self, argv: list[str]):
         self.argv = list(argv)
         self.name = argv[0].rsplit("/", 1)[-1]
+        self.identity = ("command", tuple(argv))
 
     def describe(self) -> Any:
         return list(self.argv)

@@ -164,7 +164,8 @@ def test_a_fifo_record_carries_its_group_deduplication_id_and_sequence_number(se
     mapping = server.event_source(name, handler)
     server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 1, REAL_WAIT)
     (record,) = handler.events[0]["Records"]
-    assert "md5OfMessageAttributes" not in record  # none were sent
+    # None were sent: null, as events Lambda delivered show it (emulator/events/records.py).
+    assert record["md5OfMessageAttributes"] is None
     assert record["messageAttributes"] == {}
     assert record["attributes"]["MessageGroupId"] == "g1"
     assert record["attributes"]["MessageDeduplicationId"] == "d1"
@@ -409,6 +410,23 @@ def test_an_error_of_ours_matching_one_record_leaves_it_to_come_back_and_the_map
     server.advance(30)
     server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 2)
     assert [m["state"] for m in server.event_sources() if m["id"] == mapping["id"]] == ["enabled"]
+
+
+def test_one_mapping_per_queue_and_function_as_on_aws(server, sqs):
+    # CreateEventSourceMapping: ResourceConflictException for a queue and function already mapped
+    # (emulator/events/registry.py). The same function: the same callable object, reference,
+    # URL or command line; another one is a new mapping.
+    name, _ = new_queue(sqs)
+    handler = Recorder()
+    for target in (handler, "compat_tests.event_handlers:write_bodies", "http://127.0.0.1:1/f", ["true", "x"]):
+        mapping = server.event_source(name, target, enabled=False)
+        with pytest.raises(
+            ValueError, match=f"already exists. Please update or delete the existing mapping with UUID {mapping['id']}$"
+        ):
+            server.event_source(name, target, enabled=False)
+    server.event_source(name, Recorder(), enabled=False)  # another object, the same code: another function
+    server.event_source(name, ["true", "y"], enabled=False)
+    assert len(server.event_sources()) == 6
 
 
 # -- batching, filtering, concurrency ---------------------------------------------

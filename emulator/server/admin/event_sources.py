@@ -6,7 +6,10 @@
     PATCH  /_emulator/event-sources/<id>     change the fields given (not the queue)
     DELETE /_emulator/event-sources/<id>     stop and forget it
 
-Bad input answers 400 with {"error": "<field>: <problem>", "field": "<field>"}.
+Bad input answers 400 with {"error": "<field>: <problem>", "field": "<field>"}; a second
+mapping of a queue to the same function answers 409 with Lambda's ResourceConflictException
+({"error": "An event source mapping with SQS arn ... already exists. ...", "field":
+"target", "code": "ResourceConflictException", "existing": "<its id>"}).
 
 A mapping runs code, so POST and PATCH take only a JSON body (Content-Type:
 application/json, which no web page can send across origins without a CORS
@@ -22,6 +25,7 @@ from urllib.parse import urlsplit
 
 from werkzeug.wrappers import Response
 
+from emulator.events.registry import MappingConflict
 from emulator.events.spec import MappingError
 from emulator.server.admin.routes import AdminError, _body, _context, _queue
 
@@ -104,7 +108,11 @@ def _loopback(host: str | None) -> bool:
 
 
 def _refused(error: MappingError) -> Response:
-    return Response(json.dumps({"error": str(error), "field": error.field}), status=400, mimetype="application/json")
+    body = {"error": str(error), "field": error.field}
+    if isinstance(error, MappingConflict):
+        body.update(code="ResourceConflictException", existing=error.existing.id)
+    status = 409 if isinstance(error, MappingConflict) else 400
+    return Response(json.dumps(body), status=status, mimetype="application/json")
 
 
 ROUTES = {
