@@ -97,25 +97,30 @@ class MappingConflict(specs.MappingError):
 
 
 class EventSources:
-    def __init__(self, clock: Clock):
+    """The mappings, and who may give code targets over HTTP: nobody, unless the operator
+    started the server with --allow-code-targets, whose per-start `code_token` a request
+    must then carry (emulator/server/admin/event_sources.py)."""
+
+    def __init__(self, clock: Clock, code_token: str | None = None):
         self._clock = clock
         self._lock = threading.Lock()
         self._mappings: dict[str, Mapping] = {}
+        self.code_token = code_token
 
-    def create(self, queue, fields: dict) -> Mapping:
-        """A new mapping on `queue` from its fields (spec.py); MappingError if one is bad,
-        MappingConflict if the queue has a mapping to that function."""
-        mapping = Mapping(queue, specs.parse(fields, queue))
+    def create(self, queue, fields: dict, remote: bool = False) -> Mapping:
+        """A new mapping on `queue` from its fields (spec.py; `remote`: they came over HTTP);
+        MappingError if one is bad, MappingConflict if the queue has a mapping to that function."""
+        mapping = Mapping(queue, specs.parse(fields, queue, remote=remote))
         with self._lock:
             self._check_unique(mapping, mapping.spec)
             self._mappings[mapping.id] = mapping
         mapping.run(self._clock, mapping.spec)
         return mapping
 
-    def update(self, mapping_id: str, fields: dict) -> Mapping:
+    def update(self, mapping_id: str, fields: dict, remote: bool = False) -> Mapping:
         """Change the fields given; the counters carry on. KeyError for an unknown id."""
         mapping = self.get(mapping_id)
-        spec = specs.parse(fields, mapping.queue, mapping.spec)
+        spec = specs.parse(fields, mapping.queue, mapping.spec, remote)
         with self._lock:
             self._check_unique(mapping, spec)
         mapping.run(self._clock, spec)
