@@ -12,6 +12,7 @@ reaches it, in JSON 1.0 or the query protocol; compat_tests/hostile.py judges th
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 from dataclasses import dataclass
 
@@ -52,6 +53,9 @@ HOSTILE_STRINGS = [
 ]
 
 
+_JSON_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?(e[0-9]+)?")
+
+
 class Raw(str):
     """A JSON value written as it is (a number no encoder writes: 4,000 digits, 1e400)."""
 
@@ -71,8 +75,8 @@ class Leaf:
         """The hostile values of its kind, as JSON values (the query protocol sends their text)."""
         if self.kind != "integer":
             return HOSTILE_STRINGS
-        numbers = [Raw(text) for text in HOSTILE_INTEGERS if text and text.lstrip("-").isdigit()]
-        return [*numbers, Raw("1e400"), *HOSTILE_INTEGERS[5:], True]
+        # In JSON a number as a number (which the decoder reads or refuses), the rest as strings.
+        return [Raw(text) if _JSON_NUMBER.fullmatch(text) else text for text in HOSTILE_INTEGERS] + [True]
 
 
 def leaves() -> list[Leaf]:
