@@ -16,8 +16,9 @@ Each part of a statement is read as far as the emulator knows the request:
   emulator knows: aws:PrincipalAccount (the caller's account), and aws:SourceAccount and
   aws:SourceArn, which a direct call never carries (a service acting for a resource
   sets them, and none does here). A missing key fails a condition and passes a negated
-  one (StringNotEquals, ArnNotLike), as IAM evaluates them ("Condition operators" in the
-  IAM User Guide).
+  one (StringNotEquals, ArnNotLike); a key's values are ORed, a negated operator's NORed;
+  operators and keys are ANDed (IAM User Guide, reference_policies_elements_condition_operators
+  and reference_policies_multi-value-conditions).
 
 What it cannot read (any other condition key or operator, ForAnyValue / ForAllValues, a
 statement without Principal or Action, a malformed part) it cannot decide, and then it
