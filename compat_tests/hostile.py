@@ -10,6 +10,7 @@ list index of 0, -1 or 10^20, a truncated body. It is sent in JSON 1.0 or the qu
 protocol (or to the admin API). `check` says what is wrong with the answer, if anything:
 it must be a success or a well-formed AWS error (4xx, a code of emulator/errors.py),
 never a 5xx, a hang or a lost connection; and a refused request changes nothing.
+compat_tests/hostile_members.py aims one such value at each member of the model in turn.
 """
 
 from __future__ import annotations

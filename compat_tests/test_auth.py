@@ -8,6 +8,7 @@ AccessDenied (403) "Access to the resource <url> is denied." as SDKs report it f
 """
 
 import datetime
+import hashlib
 import json
 import urllib.parse
 
@@ -230,3 +231,166 @@ def test_the_dashboard_sends_the_token_as_a_bearer_header_never_a_cookie(server)
 def test_the_banner_shows_the_token_and_no_exposure_warning(server):
     log = server.log_path.read_text()
     assert f"admin token: {ADMIN_TOKEN}" in log and "WARNING" not in log
+
+
+# -- what a signature binds (issue 31, item 4) ---------------------------------------
+
+
+def _signed_request(server, body: str, headers: dict, service: str = "sqs") -> AWSRequest:
+    """A JSON SendMessage signed by botocore's signer as an SDK signs it, `headers` included."""
+    request = AWSRequest(method="POST", url=server.url + "/", data=body.encode(), headers=headers)
+    SigV4Auth(Credentials(*ALICE[:2]), service, "us-east-1").add_auth(request)
+    return request
+
+
+def _post(server, request: AWSRequest, body: bytes | None = None, **changed_headers):
+    headers = {**dict(request.headers.items()), **changed_headers}
+    return RawClient(server.url).request("POST", "/", body if body is not None else request.body, headers, sign=False)
+
+
+def _depth(alice, url) -> str:
+    return alice.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])["Attributes"][
+        "ApproximateNumberOfMessages"
+    ]
+
+
+def _json_send(url: str, body: str) -> tuple[str, dict]:
+    headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "AmazonSQS.SendMessage"}
+    return json.dumps({"QueueUrl": url, "MessageBody": body}), headers
+
+
+def test_a_signed_request_replayed_with_another_body_is_signature_does_not_match(server, alice):
+    """A signed X-Amz-Content-SHA256 was taken as the body's hash without hashing the body, so a
+    captured request replayed within the skew window with another body was accepted."""
+    url = alice.create_queue(QueueName=unique_name("replayed"))["QueueUrl"]
+    body, headers = _json_send(url, "the signed body")
+    digest = hashlib.sha256(body.encode()).hexdigest()
+    request = _signed_request(server, body, {**headers, "X-Amz-Content-SHA256": digest})
+    assert "x-amz-content-sha256" in request.headers["Authorization"]  # the hash is signed
+    swapped = json.dumps({"QueueUrl": url, "MessageBody": "another body"}).encode()
+    answer = _post(server, request, swapped)
+    assert (answer.status, answer.json()["__type"]) == (403, "com.amazonaws.sqs#SignatureDoesNotMatch")
+    assert answer.json()["message"].startswith("The request signature we calculated does not match")
+    assert _depth(alice, url) == "0"
+    assert _post(server, request).status == 200  # the request as signed
+    assert alice.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "the signed body"
+
+
+def test_a_presigned_url_binds_its_empty_body(server, alice):
+    """botocore presigns with the parameters in the query string and an empty body; a body added
+    to the URL (whose form the query protocol reads over the query string's) is not signed."""
+    url = alice.create_queue(QueueName=unique_name("presigned"))["QueueUrl"]
+    alice.send_message(QueueUrl=url, MessageBody="keep me")
+    request = AWSRequest(method="POST", url=url, data={"Action": "GetQueueAttributes", "Version": "2012-11-05"})
+    SigV4QueryAuth(Credentials(*ALICE[:2]), "sqs", "us-east-1", expires=300).add_auth(request)
+    prepared = request.prepare()
+    path = prepared.url[len(server.url) :]
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    raw = RawClient(server.url)
+    added = raw.request("POST", path, f"Action=PurgeQueue&QueueUrl={url}", form, sign=False)
+    assert (added.status, added.xml().findtext("Error/Code")) == (403, "SignatureDoesNotMatch")
+    assert _depth(alice, url) == "1"
+    assert raw.request("POST", path, b"", form, sign=False).status == 200
+
+
+def test_a_signature_scoped_to_another_service_is_refused(server):
+    body, headers = _json_send("q", "x")
+    answer = _post(server, _signed_request(server, body, headers, service="s3"))
+    assert (answer.status, answer.json()["__type"]) == (403, "com.amazonaws.sqs#SignatureDoesNotMatch")
+    assert answer.json()["message"] == "Credential should be scoped to correct service: 'sqs'. "
+
+
+def test_a_scope_dated_another_day_than_x_amz_date_is_refused(server):
+    """The scope's date was not read (the signature was computed from X-Amz-Date's), so any date passed."""
+    request = _signed_request(server, *_json_send("q", "x"))
+    stamp = request.headers["X-Amz-Date"]
+    other_day = "19990101" if not stamp.startswith("1999") else "20000101"
+    authorization = request.headers["Authorization"].replace(f"/{stamp[:8]}/", f"/{other_day}/")
+    answer = _post(server, request, Authorization=authorization)
+    assert (answer.status, answer.json()["__type"]) == (403, "com.amazonaws.sqs#SignatureDoesNotMatch")
+    assert answer.json()["message"] == (
+        "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: "
+        f"'{other_day}' != '{stamp[:8]}', from '{stamp}'."
+    )
+
+
+def test_an_authorization_header_with_a_second_credential_is_refused(server, alice):
+    """The signature was checked against the last Credential while the account and region were
+    read from the first: a captured request could be turned to another region's queues."""
+    name = unique_name("two-credentials")
+    url = alice.create_queue(QueueName=name)["QueueUrl"]
+    body, headers = _json_send(name, "x")
+    request = _signed_request(server, body, headers)
+    stamp = request.headers["X-Amz-Date"][:8]
+    first = f"Credential={ALICE[0]}/{stamp}/eu-west-1/sqs/aws4_request, "
+    for authorization in (
+        request.headers["Authorization"].replace("Credential=", first + "Credential=", 1),
+        request.headers["Authorization"] + f", Extra=Credential={ALICE[0]}/{stamp}/eu-west-1/sqs/aws4_request",
+    ):
+        answer = _post(server, request, Authorization=authorization)
+        assert (answer.status, answer.json()["__type"]) == (400, "com.amazonaws.sqs#IncompleteSignature")
+    assert _depth(alice, url) == "0"
+
+
+# -- Deny statements AWS evaluates (issue 31, item 5) ---------------------------------------
+
+
+def _grant_and(alice, deny: dict, name: str | None = None) -> str:
+    """A queue of Alice's whose Policy allows Bob everything, then `deny` (its Resource: the queue)."""
+    url = alice.create_queue(QueueName=name or unique_name("denied"))["QueueUrl"]
+    arn = alice.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    allow = {"Effect": "Allow", "Principal": {"AWS": BOB[2]}, "Action": "sqs:*", "Resource": arn}
+    deny = {"Effect": "Deny", **({} if "NotResource" in deny else {"Resource": arn}), **deny}
+    policy = {"Version": "2012-10-17", "Statement": [allow, deny]}
+    alice.set_queue_attributes(QueueUrl=url, Attributes={"Policy": json.dumps(policy)})
+    return url
+
+
+@pytest.mark.parametrize(
+    "deny",
+    [
+        {
+            "Principal": "*",
+            "Action": "sqs:SendMessage",
+            "Condition": {"StringEquals": {"aws:PrincipalAccount": BOB[2]}},
+        },
+        {"NotPrincipal": {"AWS": f"arn:aws:iam::{ALICE[2]}:root"}, "Action": "sqs:SendMessage"},
+        {"Principal": {"AWS": BOB[2]}, "NotAction": "sqs:ReceiveMessage"},
+        {"Principal": "*", "Action": "sqs:SendMessage", "NotResource": "arn:aws:sqs:us-east-1:111111111111:elsewhere"},
+        # A key the emulator cannot know (the caller's address) fails closed: the Deny holds.
+        {
+            "Principal": "*",
+            "Action": "sqs:SendMessage",
+            "Condition": {"NotIpAddress": {"aws:SourceIp": "192.0.2.0/24"}},
+        },
+    ],
+    ids=["Condition", "NotPrincipal", "NotAction", "NotResource", "unknown-condition-key"],
+)
+def test_each_form_of_deny_refuses_what_the_allow_grants(alice, bob, deny):
+    """A Deny with a Condition, NotPrincipal, NotAction or NotResource was skipped, so a
+    cross-account send AWS denies was allowed (IAM: an explicit deny overrides any allow)."""
+    url = _grant_and(alice, deny)
+    assert _error(bob.send_message, QueueUrl=url, MessageBody="x")[:2] == ("AccessDenied", 403)
+    assert _error(bob.send_message_batch, QueueUrl=url, Entries=[{"Id": "1", "MessageBody": "x"}])[:2] == (
+        "AccessDenied",
+        403,
+    )
+    assert bob.receive_message(QueueUrl=url).get("Messages") is None  # receiving is still allowed
+    assert _depth(alice, url) == "0"
+
+
+@pytest.mark.parametrize("form", ["Condition", "NotResource"])
+def test_a_deny_that_does_not_apply_leaves_the_allow(alice, bob, form):
+    """aws:SourceArn is set when a service (SNS, S3) sends for a resource, never on a direct call,
+    so a Deny on another source's ARN does not apply (IAM: a missing key fails the condition);
+    a Deny of every resource but this queue does not apply to it."""
+    topic = f"arn:aws:sns:us-east-1:{ALICE[2]}:topic"
+    name = unique_name("allowed")
+    deny = {"Principal": "*", "Action": "sqs:*"}
+    if form == "Condition":
+        deny["Condition"] = {"ArnEquals": {"aws:SourceArn": topic}}
+    else:
+        deny["NotResource"] = f"arn:aws:sqs:us-east-1:{ALICE[2]}:{name}"
+    url = _grant_and(alice, deny, name)
+    bob.send_message(QueueUrl=url, MessageBody="allowed")
+    assert _depth(alice, url) == "1"

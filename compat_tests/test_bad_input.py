@@ -207,3 +207,63 @@ def test_a_lone_surrogate_in_a_json_body_is_refused_whatever_its_encoding(sqs, r
     assert error["__type"] == "com.amazonaws.sqs#InvalidParameterValueException"
     assert "Invalid binary character '#xD800'" in error["message"]
     assert sqs.list_queue_tags(QueueUrl=queue).get("Tags", {}) == {}
+
+
+def test_a_lone_surrogate_in_a_batch_entry_fails_that_entry_alone(sqs, raw, queue):
+    """JSON: a batch entry's body, or its attribute's StringValue, with a lone surrogate gets the
+    error its single SendMessage gets, in Failed, and the other entries are sent (issue 31: it was
+    a 500). The query protocol cannot carry one: its %ED%A0%80 is not UTF-8."""
+    entries = [
+        {"Id": "body", "MessageBody": "a\ud800b"},
+        {
+            "Id": "attribute",
+            "MessageBody": "m",
+            "MessageAttributes": {"a": {"DataType": "String", "StringValue": "\udfff"}},
+        },
+        {"Id": "fine", "MessageBody": "fine"},
+    ]
+    answer = raw.json_call("SendMessageBatch", json.dumps({"QueueUrl": queue, "Entries": entries}))
+    assert answer.status == 200, answer.body
+    result = answer.json()
+    assert [entry["Id"] for entry in result["Successful"]] == ["fine"]
+    failed = {entry["Id"]: entry for entry in result["Failed"]}
+    assert (failed["body"]["Code"], failed["body"]["SenderFault"]) == ("InvalidMessageContents", True)
+    assert "Invalid binary character '#xD800'" in failed["body"]["Message"]
+    assert failed["attribute"]["Code"] == "InvalidParameterValue"
+    assert "Invalid binary character in the message attribute 'a'" in failed["attribute"]["Message"]
+    assert counts(sqs, queue) == (1, 0, 0)
+    form = "Action=SendMessageBatch&Version=2012-11-05&QueueUrl={}&Entries.1.Id=a&Entries.1.MessageBody=%ED%A0%80"
+    answer = raw.request("POST", "/", form.format(queue), {"Content-Type": "application/x-www-form-urlencoded"})
+    assert (answer.status, answer.xml().findtext("Error/Code")) == (400, "MalformedQueryString")
+    assert counts(sqs, queue) == (1, 0, 0)
+
+
+@pytest.mark.parametrize("member", ["MaxNumberOfMessages", "VisibilityTimeout", "WaitTimeSeconds"])
+def test_an_integer_of_thousands_of_digits_is_a_bad_parameter_in_both_protocols(sqs, raw, queue, member):
+    """Past the 4,300 digits Python's int() reads (issue 31: a 500 in the query protocol), the
+    query protocol says the text is no integer and JSON's decoder refuses the body; 4,000 digits
+    are read, and out of the member's range."""
+    for digits, reason in ((5000, "Reason: Must be an integer."), (4000, ", if provided.")):
+        answer = raw.query({"Action": "ReceiveMessage", "QueueUrl": queue, member: "9" * digits})
+        assert (answer.status, answer.xml().findtext("Error/Code")) == (400, "InvalidParameterValue")
+        assert answer.xml().findtext("Error/Message").endswith(reason)
+        text = json.dumps({"QueueUrl": queue, member: 0}).replace(": 0}", ": " + "9" * digits + "}")
+        answer = raw.json_call("ReceiveMessage", text)
+        assert (answer.status, answer.json()["__type"]) == (400, "com.amazonaws.sqs#InvalidParameterValueException")
+
+
+def test_a_batch_entrys_integer_of_thousands_of_digits_in_both_protocols(sqs, raw, queue):
+    """A batch entry's DelaySeconds that int() cannot read refuses the request (as any unreadable
+    value does); one it reads fails its entry, as an out-of-range delay does."""
+    entry = {"Entries.1.Id": "a", "Entries.1.MessageBody": "m"}
+    answer = raw.query({"Action": "SendMessageBatch", "QueueUrl": queue, **entry, "Entries.1.DelaySeconds": "9" * 5000})
+    assert (answer.status, answer.xml().findtext("Error/Code")) == (400, "InvalidParameterValue")
+    answer = raw.query({"Action": "SendMessageBatch", "QueueUrl": queue, **entry, "Entries.1.DelaySeconds": "9" * 4000})
+    assert answer.status == 200
+    assert answer.xml().findtext("SendMessageBatchResult/BatchResultErrorEntry/Code") == "InvalidParameterValue"
+    for digits, status in ((5000, 400), (4000, 200)):
+        body = json.dumps({"QueueUrl": queue, "Entries": [{"Id": "a", "MessageBody": "m", "DelaySeconds": 0}]})
+        answer = raw.json_call("SendMessageBatch", body.replace(": 0}", ": " + "9" * digits + "}"))
+        assert answer.status == status, answer.body[:300]
+    assert answer.json()["Failed"][0]["Code"] == "InvalidParameterValue"
+    assert counts(sqs, queue) == (0, 0, 0)

@@ -139,6 +139,7 @@ BAD = {
         "lists origins such as http://localhost:3000, separated by commas, not 'localhost:3000'",
     ),
     "require_auth": ("maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
+    "allow_code_targets": ("sometimes", "must be true or false (also 1/0, yes/no, on/off), not 'sometimes'"),
     "max_body_bytes": ("0", "must be from 1 to 2147483648, not 0"),
     "request_timeout": ("0", "must be more than 0 seconds, not 0"),
     "auto_create": ("maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),

@@ -201,30 +201,6 @@ print(json.dumps({"batchItemFailures": failed}))
 """
 
 
-def test_a_command_target_reads_the_event_on_stdin_and_answers_on_stdout(
-    endpoint, sqs, queue_factory, mappings, tmp_path
-):
-    url = queue_factory()
-    out = tmp_path / "bodies.txt"
-    for body in ("one", "bad", "two"):
-        sqs.send_message(QueueUrl=url, MessageBody=body)
-    target = [sys.executable, "-c", COMMAND, str(out)]
-    mapping = mappings({"queue": url, "target": target, "report_batch_item_failures": True, "timeout_seconds": 20})
-    assert mapping["target"] == target
-    done = wait_for(endpoint, mapping["id"], lambda c: c["invocations"] >= 1 and not c["in_flight"])
-    assert done["counters"]["deleted"] == 2 and done["counters"]["items_reported_failed"] == 1
-    assert out.read_text().split() == ["one", "bad", "two"]
-
-
-def test_a_module_function_target_runs_in_the_server(endpoint, sqs, queue_factory, mappings, tmp_path):
-    url = queue_factory()
-    out = tmp_path / "module.txt"
-    sqs.send_message(QueueUrl=url, MessageBody=json.dumps({"out": str(out), "text": "hello"}))
-    mapping = mappings({"queue": url, "target": "compat_tests.event_handlers:write_bodies"})
-    wait_for(endpoint, mapping["id"], lambda c: c["deleted"] == 1)
-    assert out.read_text() == "hello\n"
-
-
 def test_patch_disables_enables_and_changes_a_mapping(endpoint, sqs, queue_factory, mappings, invoke_server):
     url = queue_factory()
     function = invoke_server(lambda event, context: None)
@@ -264,7 +240,8 @@ def test_bad_mapping_input_answers_a_json_400_naming_the_field(endpoint, queue_f
 
 def test_admin_requests_without_a_queue_or_mapping_are_refused(endpoint):
     assert call(endpoint, "POST", "/_emulator/event-sources", {"target": "http://127.0.0.1:1/x"})[0] == 400
-    status, answer = call(endpoint, "POST", "/_emulator/event-sources", {"queue": "nowhere", "target": "m:f"})
+    missing = {"queue": "nowhere", "target": "http://127.0.0.1:1/x"}
+    status, answer = call(endpoint, "POST", "/_emulator/event-sources", missing)
     assert (status, answer["error"]) == (404, "no queue nowhere")
     assert call(endpoint, "POST", "/_emulator/event-sources", raw=b"{not json")[0] == 400
     for method in ("GET", "PATCH", "DELETE"):
@@ -292,6 +269,78 @@ def test_a_mapping_is_made_only_from_a_json_request_of_this_origin_and_commands_
     status, answer = call(endpoint, "POST", "/_emulator/event-sources", command, headers=rebound)
     assert status == 403 and "evil.test" in answer["error"]
     assert all(m["queue"] != url for m in call(endpoint, "GET", "/_emulator/event-sources")[1]["event_sources"])
+
+
+def test_a_deep_json_message_is_filtered_out_and_the_mapping_delivers_the_next_one(
+    endpoint, sqs, queue_factory, mappings, invoke_server
+):
+    """A 10 KB body of JSON nested 5,000 deep beside a body filter ended the mapping in state
+    'failed: RecursionError' (issue 31, item 6). A body the decoder cannot read matches no body
+    filter, so it is filtered out (deleted, as Lambda does with a record no filter passes:
+    with-sqs-filtering), and the mapping goes on to deliver the next matching message."""
+    url = queue_factory()
+    function = invoke_server(lambda event, context: None)
+    mapping = mappings({"queue": url, "target": function.url, "filters": [{"body": {"kind": ["order"]}}]})
+    sqs.send_message(QueueUrl=url, MessageBody="[" * 5000 + "]" * 5000)
+    done = wait_for(endpoint, mapping["id"], lambda c: c["filtered_out"] == 1)
+    assert done["state"] == "enabled" and done["counters"]["errors"] == 0
+    sqs.send_message(QueueUrl=url, MessageBody=json.dumps({"kind": "order", "n": 2}))
+    done = wait_for(endpoint, mapping["id"], lambda c: c["deleted"] == 1)
+    assert done["state"] == "enabled"
+    assert [json.loads(r["body"]) for e in function.events for r in e["Records"]] == [{"kind": "order", "n": 2}]
+    assert counts(sqs, url) == (0, 0, 0)
+
+
+def test_a_record_without_message_attributes_carries_md5_of_message_attributes_null(
+    endpoint, sqs, queue_factory, mappings, invoke_server
+):
+    """As events Lambda delivered show it (a logged eu-west-1 event in ChristianKatka/aws-step-functions,
+    my-lambda1/test/event.ts; Powertools for TypeScript's SqsRecordSchema allows null): the key is
+    there, null; with attributes it is their digest."""
+    url = queue_factory()
+    function = invoke_server(lambda event, context: None)
+    sqs.send_message(QueueUrl=url, MessageBody="plain")
+    attributes = {"a": {"DataType": "String", "StringValue": "b"}}
+    sent = sqs.send_message(QueueUrl=url, MessageBody="with", MessageAttributes=attributes)
+    mapping = mappings({"queue": url, "target": function.url})
+    wait_for(endpoint, mapping["id"], lambda c: c["deleted"] == 2)
+    records = {r["body"]: r for e in function.events for r in e["Records"]}
+    assert "md5OfMessageAttributes" in records["plain"] and records["plain"]["md5OfMessageAttributes"] is None
+    assert records["with"]["md5OfMessageAttributes"] == sent["MD5OfMessageAttributes"]
+
+
+def test_a_second_mapping_of_a_queue_to_the_same_function_is_a_409_resource_conflict(endpoint, queue_factory, mappings):
+    """CreateEventSourceMapping answers ResourceConflictException (HTTP 409) for a queue and function
+    already mapped, in the wording AWS answered in aws/chalice#2146 and getlift/lift#295; the same
+    queue to another function, or another queue to the same function, is a new mapping. (The same
+    function: the same URL, command line or "package.module:function", emulator/events/registry.py.)"""
+    url, other_queue = queue_factory(), queue_factory()
+    arn = f"arn:aws:sqs:us-east-1:000000000000:{url.rsplit('/', 1)[1]}"
+    first = mappings({"queue": url, "target": "http://127.0.0.1:1/f", "enabled": False})
+    status, answer = call(
+        endpoint, "POST", "/_emulator/event-sources", {"queue": url, "target": "http://127.0.0.1:1/f"}
+    )
+    assert (status, answer["code"], answer["field"], answer["existing"]) == (
+        409,
+        "ResourceConflictException",
+        "target",
+        first["id"],
+    )
+    name = first["function_arn"].rsplit(":", 1)[1]
+    assert answer["error"] == (
+        f'An event source mapping with SQS arn (" {arn} ") and function (" {name} ") already exists. '
+        f"Please update or delete the existing mapping with UUID {first['id']}"
+    )
+    mappings({"queue": other_queue, "target": "http://127.0.0.1:1/f", "enabled": False})  # another queue
+    other = mappings({"queue": url, "target": "http://127.0.0.1:1/g", "enabled": False})  # another function
+    patch = {"target": "http://127.0.0.1:1/f"}
+    status, answer = call(endpoint, "PATCH", f"/_emulator/event-sources/{other['id']}", patch)
+    assert (status, answer["existing"]) == (409, first["id"])
+    assert call(endpoint, "GET", f"/_emulator/event-sources/{other['id']}")[1]["target"] == "http://127.0.0.1:1/g"
+    assert (
+        len([m for m in call(endpoint, "GET", "/_emulator/event-sources")[1]["event_sources"] if m["queue"] == url])
+        == 2
+    )
 
 
 # -- the config file ------------------------------------------------------------

@@ -204,3 +204,38 @@ def test_a_policy_statement_names_at_most_7_actions(sqs, queue):
     assert _statements(sqs, queue) == {}
     sqs.set_queue_attributes(QueueUrl=queue, Attributes={"Policy": _policy(arn, ten[:7])})
     assert len(_statements(sqs, queue)["s"]["Action"]) == 7
+
+
+@pytest.mark.parametrize(
+    "principal, reason",
+    [
+        ("*", "Unable to verify."),  # AWS's answer in aws/aws-sdk-js#565 (and aws-sdk-core-ruby#138)
+        ("arn:aws:iam::111111111111:user/jared", "Unable to verify principal."),  # aws/aws-cli#7416
+        ("AIDAJQABLZS4A3QDU576Q", "Unable to verify principal."),  # a user's id: the same issue
+    ],
+)
+def test_add_permission_grants_accounts_only(sqs, queue, principal, reason):
+    expect_error(
+        sqs,
+        sqs.add_permission,
+        QueueUrl=queue,
+        Label="not-an-account",
+        AWSAccountIds=["111111111111", principal],
+        Actions=["SendMessage"],
+        **INVALID_PARAMETER,
+        message=f"Value [{principal}] for parameter PrincipalId is invalid. Reason: {reason}",
+    )
+    assert _statements(sqs, queue) == {}
+
+
+def test_add_permission_with_an_empty_account_list(sqs, raw, queue):
+    """JSON can send an empty AWSAccountIds: "Value [] for parameter PrincipalId is invalid. Reason:
+    Unable to verify.", the wording AWS gives principals it cannot verify (above); moto's suite
+    expects it too. The query protocol cannot send an empty list: the parameter is missing."""
+    body = {"QueueUrl": queue, "Label": "nobody", "AWSAccountIds": [], "Actions": ["SendMessage"]}
+    answer = raw.json_call("AddPermission", body)
+    assert (answer.status, answer.header("x-amzn-query-error")) == (400, "InvalidParameterValue;Sender")
+    assert answer.json()["message"] == "Value [] for parameter PrincipalId is invalid. Reason: Unable to verify."
+    answer = raw.query({"Action": "AddPermission", "QueueUrl": queue, "Label": "nobody", "ActionName.1": "SendMessage"})
+    assert (answer.status, answer.xml().findtext("Error/Code")) == (400, "MissingParameter")
+    assert _statements(sqs, queue) == {}

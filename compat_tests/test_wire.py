@@ -422,3 +422,27 @@ def test_query_error_in_json(raw):
         "Message": "The specified queue does not exist for this wsdl version.",
     }
     assert error["RequestId"] == _request_id(resp)
+
+
+@pytest.mark.parametrize("method", ["HEAD", "DELETE", "PUT", "PATCH", "OPTIONS", "TRACE"])
+def test_only_get_and_post_run_actions(raw, sqs, queue, method):
+    """SQS takes query requests "with the HTTP verb GET or POST" (SQS Developer Guide,
+    sqs-making-api-requests); any other method finds no operation, which AWS answers 404
+    <UnknownOperationException/> (docs/sqs-reference.md section 3), and changes nothing
+    (issue 31: HEAD /?Action=CreateQueue created the queue)."""
+    name = unique_name(method.lower())
+    for path in (f"/?Action=CreateQueue&QueueName={name}", f"{_queue_path(queue)}?Action=SendMessage&MessageBody=x"):
+        resp = raw.request(method, path + "&Version=2012-11-05")
+        assert resp.status == 404, resp.body
+        if method != "HEAD":
+            assert resp.xml().tag == "UnknownOperationException"
+    body = json.dumps({"QueueName": name})
+    headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "AmazonSQS.CreateQueue"}
+    resp = raw.request(method, "/", body, headers)
+    assert resp.status == 404, resp.body
+    if method != "HEAD":
+        assert resp.json()["__type"].endswith("UnknownOperationException")
+    assert not sqs.list_queues(QueueNamePrefix=name).get("QueueUrls")
+    assert sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["ApproximateNumberOfMessages"])["Attributes"] == {
+        "ApproximateNumberOfMessages": "0"
+    }

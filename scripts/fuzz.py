@@ -1,7 +1,9 @@
 """Throw N hostile requests at an emulator and count what went wrong.
 
-The strategy of compat_tests/test_hostile_requests.py (compat_tests/hostile.py: requests
-built from botocore's SQS model, then mutated), run for as long as asked. Every answer
+The strategies of compat_tests/test_hostile_requests.py, run for as long as asked: requests
+built from botocore's SQS model, then mutated (compat_tests/hostile.py), and one request in
+four a hostile value of its kind at one member of the model (compat_tests/hostile_members.py:
+lone surrogates in batch entries, integers of thousands of digits). Every answer
 must be a success or a well-formed AWS error below 500, in time, on a connection that
 holds; a refused request must change nothing.
 
@@ -22,14 +24,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as seeded
+from hypothesis import strategies as st
 
-from compat_tests import hostile
+from compat_tests import hostile, hostile_members
 from compat_tests.servers import start_emulator
 
 
 def run(endpoint: str, requests: int, seed: int) -> tuple[collections.Counter, list[str]]:
     statuses: collections.Counter = collections.Counter()
     problems: list[str] = []
+
+    mutated = hostile.requests(endpoint)
 
     @seeded(seed)
     @settings(
@@ -39,7 +44,7 @@ def run(endpoint: str, requests: int, seed: int) -> tuple[collections.Counter, l
         database=None,
         suppress_health_check=list(HealthCheck),
     )
-    @given(hostile.requests(endpoint))
+    @given(st.one_of(mutated, mutated, mutated, hostile_members.requests(endpoint)))
     def one(request):
         wrong = hostile.judge(endpoint, request)
         statuses["wrong" if wrong else "fine"] += 1

@@ -163,11 +163,13 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
 
 
 def _entry_size(entry: dict) -> int:
-    size = len((entry.get("MessageBody") or "").encode())
+    """An entry's bytes toward the batch's limit, counted before the entry is checked: a lone
+    surrogate (which its own check refuses) counts as the three bytes it was sent as."""
+    size = validation.utf8_size(entry.get("MessageBody") or "")
     for name, value in (entry.get("MessageAttributes") or {}).items():
         content = value.get("StringValue") or value.get("BinaryValue") or b""
-        size += len(name.encode()) + len(value.get("DataType", "").encode())
-        size += len(content) if isinstance(content, bytes) else len(content.encode())
+        size += validation.utf8_size(name) + validation.utf8_size(value.get("DataType", ""))
+        size += len(content) if isinstance(content, bytes) else validation.utf8_size(content)
     return size
 
 

@@ -13,6 +13,7 @@ from emulator.engine.queue import Queue
 from emulator.errors import SqsError, invalid_parameter
 
 LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")
+ACCOUNT_ID = re.compile(r"[0-9]{12}")
 # What AddPermission may grant another account; every other action is the owner's alone (issue 18, AWS-recorded).
 SHAREABLE_ACTIONS = frozenset(
     (
@@ -140,10 +141,10 @@ def add_permission(ctx: Context, params: dict) -> dict:
             "Reason: Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length."
         )
     accounts, actions = params["AWSAccountIds"], params["Actions"]
-    if not accounts:
-        raise SqsError("MissingParameter", "The request must contain the parameter AWSAccountIds.")
     if not actions:
         raise SqsError("MissingParameter", "The request must contain the parameter Actions.")
+    if not accounts:  # an empty list (JSON sends one; the query protocol cannot: MissingParameter there)
+        raise _unverified("[]", "Unable to verify.")
     # AWS counts the actions before it looks at any of them (issue 18).
     if len(actions) > limits.MAX_PERMISSION_ACTIONS:
         raise SqsError(
@@ -155,6 +156,11 @@ def add_permission(ctx: Context, params: dict) -> dict:
                 f"Value SQS:{action} for parameter ActionName is invalid. "
                 "Reason: Only the queue owner is allowed to invoke this action."
             )
+    for account in accounts:
+        # AWS grants accounts only: "*" (aws/aws-sdk-js#565) and an IAM user's ARN or id
+        # (aws/aws-cli#7416) are refused, each in its own wording.
+        if not ACCOUNT_ID.fullmatch(account):
+            raise _unverified(f"[{account}]", "Unable to verify." if account == "*" else "Unable to verify principal.")
     policy = _policy(queue)
     if any(statement.get("Sid") == label for statement in policy["Statement"]):
         raise invalid_parameter(f"Value {label} for parameter Label is invalid. Reason: Already exists.")
@@ -170,6 +176,10 @@ def add_permission(ctx: Context, params: dict) -> dict:
     )
     queue.set_attributes({"Policy": json.dumps(policy, separators=(",", ":"))})
     return {}
+
+
+def _unverified(shown: str, reason: str) -> SqsError:
+    return invalid_parameter(f"Value {shown} for parameter PrincipalId is invalid. Reason: {reason}")
 
 
 def remove_permission(ctx: Context, params: dict) -> dict:

@@ -199,6 +199,11 @@ def receive_request_attempt_id(value: str) -> None:
     group_or_dedup_id("ReceiveRequestAttemptId", value)
 
 
+def utf8_size(text: str) -> int:
+    """The UTF-8 length of a text that may still hold a lone surrogate (its own check refuses it)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def no_lone_surrogates(params: dict) -> None:
     """Refuse a lone UTF-16 surrogate (a JSON "\\ud800" escape) anywhere in a request.
 

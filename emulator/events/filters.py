@@ -10,9 +10,11 @@ equals-ignore-case, prefix, suffix, anything-but (a value or a list), numeric
 (=, <, <=, >, >=, and a range), exists (true or false), and "$or" across keys.
 The body is matched as JSON when it is a JSON object or array, else as the
 string (the SQS filtering page: "Using event filtering with an Amazon SQS event
-source"). That page says SQS filters on `body` only; the record's `attributes`
-and `messageAttributes` are matched here too (in the record's shape), which
-AWS may refuse.
+source"). A body nested deeper than the JSON decoder reads (Python's recursion
+limit, about a thousand levels) matches no rule on the body at all, as a body
+Lambda cannot parse is filtered out; it never raises. That page says SQS filters
+on `body` only; the record's `attributes` and `messageAttributes` are matched here
+too (in the record's shape), which AWS may refuse.
 """
 
 import json
@@ -27,6 +29,7 @@ COMPARISONS = {
     ">=": lambda a, b: a >= b,
 }
 _MISSING = object()
+_UNREADABLE = object()  # a body nested past what the decoder reads: no rule matches it
 
 
 class Pattern:
@@ -40,14 +43,17 @@ class Pattern:
         """From a JSON object, its text, or Lambda's {"Pattern": "<text>"}; ValueError says what is wrong."""
         if isinstance(value, dict) and set(value) == {"Pattern"}:
             value = value["Pattern"]
-        if isinstance(value, str):
-            try:
-                value = json.loads(value)
-            except ValueError:
-                raise ValueError("a pattern given as text must be JSON") from None
-        if not isinstance(value, dict) or not value:
-            raise ValueError("a pattern is a non-empty JSON object")
-        _check_object(value, "")
+        try:
+            if isinstance(value, str):
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    raise ValueError("a pattern given as text must be JSON") from None
+            if not isinstance(value, dict) or not value:
+                raise ValueError("a pattern is a non-empty JSON object")
+            _check_object(value, "")
+        except RecursionError:
+            raise ValueError("a pattern is nested deeper than it can be read") from None
         return cls(value)
 
     def matches(self, record: dict) -> bool:
@@ -59,6 +65,8 @@ def _body(text: str) -> Any:
         parsed = json.loads(text)
     except ValueError:
         return text
+    except RecursionError:
+        return _UNREADABLE
     return parsed if isinstance(parsed, (dict, list)) else text
 
 
@@ -137,6 +145,8 @@ def _matches(pattern: dict, value) -> bool:
 
 
 def _any_rule(rules: list, field) -> bool:
+    if field is _UNREADABLE:
+        return False
     values = field if isinstance(field, list) else [field]
     for rule in rules:
         if isinstance(rule, dict) and "exists" in rule:

@@ -22,6 +22,13 @@ timeout, as Lambda does. A receive refused at a standard queue's in-flight limit
 (OverLimit, which other consumers' messages may fill) is tried again after a
 back-off on the queue's clock, as Lambda retries its polls ("uses a retry strategy
 with a backoff strategy", operatorguide sqs-retries), and the poller goes on.
+
+No message or batch ends a mapping: an error of ours while one record is matched
+against the filters leaves that record to come back after its visibility timeout,
+one while gathering leaves the batch so and the poller goes on after a back-off
+(each logged at WARNING with its traceback, and counted as `errors`), and one while
+invoking fails that invocation. A failed invocation is logged at WARNING with the
+mapping, the batch's size and why.
 """
 
 import json
@@ -38,6 +45,7 @@ from emulator.events.targets import InvocationFailed, LambdaContext
 DEFAULT_CONCURRENCY = 5
 STOP_WAIT = 5.0  # real seconds to wait for the poller thread to end
 OVER_LIMIT_BACKOFF = 1.0  # seconds on the queue's clock before a receive refused with OverLimit is tried again
+ERROR_BACKOFF = 1.0  # seconds on the queue's clock before polling again after an error of ours
 COUNTERS = (
     "invocations",  # batches handed to the target (each batch is one invocation)
     "records",  # records in those batches
@@ -49,6 +57,7 @@ COUNTERS = (
     "deleted",  # records deleted after their invocation
     "filtered_out",  # messages no filter passed, deleted without an invocation
     "over_limit",  # receives refused at the queue's in-flight limit, each followed by a back-off
+    "errors",  # errors of ours while matching, gathering or invoking: those records come back
 )
 
 log = logging.getLogger(__name__)
@@ -76,6 +85,11 @@ class Stats:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
 
+    def error(self, message: str) -> None:
+        with self._lock:
+            self._counts["errors"] += 1
+            self.last_error = message
+
     def invocation_ended(self, error: str | None) -> None:
         with self._lock:
             self.in_flight -= 1
@@ -97,6 +111,7 @@ class Poller:
     """Polls `queue` for one mapping until stop(); the queue's deletion also ends it."""
 
     def __init__(self, name: str, queue, clock: Clock, spec: MappingSpec, stats: Stats, function_arn: str):
+        self._name = name
         self._queue = queue
         self._spec = spec
         self._stats = stats
@@ -126,8 +141,8 @@ class Poller:
         return self._stopping or self._queue.deleted
 
     def _run(self) -> None:
-        try:
-            while self._take_slot():
+        while self._take_slot():
+            try:
                 batch = self._gather()
                 if not batch or self._stopped():
                     # Stopped while gathering: what it holds comes back after its visibility
@@ -135,11 +150,17 @@ class Poller:
                     self._release_slot()
                     continue
                 threading.Thread(target=self._invoke, args=(batch,), name=self._thread.name, daemon=True).start()
-        except Exception as error:  # a bug of ours: say so where the mapping is shown
-            log.exception("event source poller %s failed", self._thread.name)
-            self.ended = f"failed: {type(error).__name__}: {error}"
-        if self._queue.deleted and self.ended is None:
+            except Exception as error:  # a bug of ours: what was gathered comes back; the mapping goes on
+                self._release_slot()
+                self._error("gathering a batch", error)
+                self._queue.pause(ERROR_BACKOFF, self._stopped)
+        if self._queue.deleted:
             self.ended = "queue deleted"
+
+    def _error(self, doing: str, error: Exception) -> None:
+        message = f"{type(error).__name__}: {error}"
+        log.warning("event source mapping %s: error %s: %s", self._name, doing, message, exc_info=error)
+        self._stats.error(message)
 
     # -- concurrency --------------------------------------------------------------
 
@@ -186,7 +207,12 @@ class Poller:
             filtered_out = []
             for delivery in deliveries:
                 record = records.record(delivery, queue)
-                if spec.filters and not any(pattern.matches(record) for pattern in spec.filters):
+                try:
+                    passes = not spec.filters or any(pattern.matches(record) for pattern in spec.filters)
+                except Exception as error:  # a bug of ours: this record comes back after its visibility timeout
+                    self._error(f"matching message {record['messageId']}", error)
+                    continue
+                if not passes:
                     filtered_out.append(delivery.receipt_handle)
                     continue
                 record_size = len(json.dumps(record)) + 2  # its comma and space in the event
@@ -214,7 +240,21 @@ class Poller:
             failed = responses.failed_items(result, ids, spec.report_batch_item_failures)
         except (InvocationFailed, responses.BatchFailed) as failure:
             error = str(failure)
-            log.info("event source %s: batch of %d failed: %s", self._thread.name, len(batch), error)
+            log.warning(
+                "event source mapping %s (queue %s): a batch of %d records failed: %s",
+                self._name,
+                self._queue.name,
+                len(batch),
+                error,
+            )
+        except Exception as failure:  # a bug of ours: the batch comes back after its visibility timeout
+            error = f"{type(failure).__name__}: {failure}"
+            log.warning(
+                "event source mapping %s: error invoking a batch of %d records",
+                self._name,
+                len(batch),
+                exc_info=failure,
+            )
         else:
             done = [record for record in batch if record["messageId"] not in failed]
             # A FIFO handle expires with its visibility: an invocation that outlived it deletes

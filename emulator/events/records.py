@@ -7,8 +7,10 @@ SentTimestamp, SenderId, ApproximateFirstReceiveTimestamp, and on a FIFO queue
 SequenceNumber, MessageGroupId, MessageDeduplicationId; AWSTraceHeader when the
 message has one), messageAttributes in camel case (stringValue or binaryValue in
 base64, stringListValues, binaryListValues, dataType), md5OfBody,
-md5OfMessageAttributes when there are attributes, eventSource "aws:sqs",
-eventSourceARN and awsRegion.
+md5OfMessageAttributes (null when there are no attributes, as events Lambda
+delivered show it: ChristianKatka/aws-step-functions my-lambda1/test/event.ts, a
+logged eu-west-1 event; Powertools for TypeScript's SqsRecordSchema allows null),
+eventSource "aws:sqs", eventSourceARN and awsRegion.
 """
 
 import base64
@@ -18,18 +20,18 @@ from emulator.engine.message import Delivery
 
 def record(delivery: Delivery, queue) -> dict:
     message = delivery.message
-    result = {
+    return {
         "messageId": message.id,
         "receiptHandle": delivery.receipt_handle,
         "body": message.body,
         "attributes": _attributes(delivery),
         "messageAttributes": {name: _attribute(value) for name, value in message.attributes.items()},
         "md5OfBody": message.md5_of_body,
+        "md5OfMessageAttributes": message.md5_of_attributes or None,
+        "eventSource": "aws:sqs",
+        "eventSourceARN": queue.arn,
+        "awsRegion": queue.region,
     }
-    if message.md5_of_attributes:
-        result["md5OfMessageAttributes"] = message.md5_of_attributes
-    result.update({"eventSource": "aws:sqs", "eventSourceARN": queue.arn, "awsRegion": queue.region})
-    return result
 
 
 def _attributes(delivery: Delivery) -> dict[str, str]:

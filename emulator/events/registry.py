@@ -2,6 +2,13 @@
 
 Mappings live in memory: the config file's are made again at every start; those
 made through the admin API or serve() end with the server.
+
+As on AWS, a queue has at most one mapping to a function: a second one (made, or
+changed to that target) is refused with Lambda's ResourceConflictException
+(CreateEventSourceMapping, HTTP 409; its wording as AWS answered it in aws/chalice#2146
+and getlift/lift#295); a mapping of the same queue to another function is made. The
+same function is the same callable object or "package.module:function", the same
+URL, or the same command line (targets.py, `identity`).
 """
 
 import re
@@ -25,9 +32,12 @@ class Mapping:
         self._running = threading.Lock()  # one change of poller at a time
 
     @property
+    def function_name(self) -> str:
+        return re.sub(r"[^A-Za-z0-9_-]+", "-", self.spec.target.name).strip("-")[:64] or "function"
+
+    @property
     def function_arn(self) -> str:
-        name = re.sub(r"[^A-Za-z0-9_-]+", "-", self.spec.target.name).strip("-")[:64] or "function"
-        return f"arn:aws:lambda:{self.queue.region}:{self.queue.account}:function:{name}"
+        return f"arn:aws:lambda:{self.queue.region}:{self.queue.account}:function:{self.function_name}"
 
     @property
     def state(self) -> str:
@@ -70,25 +80,57 @@ class Mapping:
         }
 
 
+class MappingConflict(specs.MappingError):
+    """The queue has a mapping to this function already (Lambda's ResourceConflictException)."""
+
+    def __init__(self, existing: Mapping):
+        super().__init__(
+            "target",
+            f'An event source mapping with SQS arn (" {existing.queue.arn} ") and function '
+            f'(" {existing.function_name} ") already exists. Please update or delete the existing '
+            f"mapping with UUID {existing.id}",
+        )
+        self.existing = existing
+
+    def __str__(self) -> str:
+        return self.problem  # AWS's sentence, without the field before it
+
+
 class EventSources:
-    def __init__(self, clock: Clock):
+    """The mappings, and who may give code targets over HTTP: nobody, unless the operator
+    started the server with --allow-code-targets, whose per-start `code_token` a request
+    must then carry (emulator/server/admin/event_sources.py)."""
+
+    def __init__(self, clock: Clock, code_token: str | None = None):
         self._clock = clock
         self._lock = threading.Lock()
         self._mappings: dict[str, Mapping] = {}
+        self.code_token = code_token
 
-    def create(self, queue, fields: dict) -> Mapping:
-        """A new mapping on `queue` from its fields (spec.py); MappingError if one is bad."""
-        mapping = Mapping(queue, specs.parse(fields, queue))
+    def create(self, queue, fields: dict, remote: bool = False) -> Mapping:
+        """A new mapping on `queue` from its fields (spec.py; `remote`: they came over HTTP);
+        MappingError if one is bad, MappingConflict if the queue has a mapping to that function."""
+        mapping = Mapping(queue, specs.parse(fields, queue, remote=remote))
         with self._lock:
+            self._check_unique(mapping, mapping.spec)
             self._mappings[mapping.id] = mapping
         mapping.run(self._clock, mapping.spec)
         return mapping
 
-    def update(self, mapping_id: str, fields: dict) -> Mapping:
+    def update(self, mapping_id: str, fields: dict, remote: bool = False) -> Mapping:
         """Change the fields given; the counters carry on. KeyError for an unknown id."""
         mapping = self.get(mapping_id)
-        mapping.run(self._clock, specs.parse(fields, mapping.queue, mapping.spec))
+        spec = specs.parse(fields, mapping.queue, mapping.spec, remote)
+        with self._lock:
+            self._check_unique(mapping, spec)
+        mapping.run(self._clock, spec)
         return mapping
+
+    def _check_unique(self, mapping: Mapping, spec: specs.MappingSpec) -> None:
+        for other in self._mappings.values():
+            same_function = other.spec.target.identity == spec.target.identity
+            if other is not mapping and other.queue is mapping.queue and same_function:
+                raise MappingConflict(other)
 
     def delete(self, mapping_id: str) -> Mapping:
         with self._lock:

@@ -7,6 +7,13 @@
                             makes any Lambda container image a target
     a command (a list)      the event on stdin, the result on stdout
 
+A command and a module's function run code of this machine: they are the operator's,
+given in the config file or in Python. A command whose program does not exist is
+refused when the mapping is made. A target that comes over the admin API (`remote`;
+only with --allow-code-targets, emulator/server/admin/event_sources.py) imports
+nothing: its module must be one the server has imported already, and its function
+is looked up without running any of the module's code.
+
 An invocation either returns the handler's result (a JSON value) or raises
 InvocationFailed: an exception in the handler, a result that is not JSON, a
 non-2xx answer or one flagged as a function error, a command's non-zero exit, a
@@ -17,14 +24,18 @@ status 200 and plain text (aws-lambda-runtime-interface-emulator issues 20 and
 """
 
 import importlib
+import inspect
 import json
+import os
 import re
+import shutil
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 FUNCTION_REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
@@ -36,6 +47,11 @@ class InvocationFailed(Exception):
 
 class Target(Protocol):
     name: str  # the function's name in the context and the ARN
+
+    @property
+    def identity(self) -> Hashable:
+        """What makes two targets the same function (one mapping per queue and function, as
+        on AWS): the same callable object or "package.module:function", URL, or command line."""
 
     def describe(self) -> Any:
         """The target as the admin API shows it."""
@@ -63,22 +79,38 @@ class LambdaContext:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
-def parse(value) -> Target:
-    """A target from a mapping's `target` field; ValueError says what is wrong."""
+def runs_code(value) -> bool:
+    """Whether a `target` field names code of this machine: a command or a module's function."""
+    return isinstance(value, list) or (isinstance(value, str) and FUNCTION_REFERENCE.fullmatch(value) is not None)
+
+
+def parse(value, remote: bool = False) -> Target:
+    """A target from a mapping's `target` field; ValueError says what is wrong. `remote`: the
+    field came over HTTP, so a module's function is found without importing anything."""
     if callable(value):
         # a function's name, or a callable object's class name
         return CallableTarget(value, getattr(value, "__qualname__", None) or type(value).__qualname__)
     if isinstance(value, list):
         if not value or not all(isinstance(part, str) and part for part in value):
             raise ValueError("a command is a non-empty list of strings")
+        _check_program(value[0])
         return CommandTarget(value)
     if not isinstance(value, str) or not value:
         raise ValueError("a URL, 'package.module:function' or a command list")
     if value.startswith(("http://", "https://")):
         return HttpTarget(value)
     if FUNCTION_REFERENCE.fullmatch(value):
-        return CallableTarget(_import(value), value, reference=value)
+        return CallableTarget(_imported(value) if remote else _import(value), value, reference=value)
     raise ValueError(f"{value!r} is neither an http(s) URL nor 'package.module:function'")
+
+
+def _check_program(program: str) -> None:
+    """A command's program exists: a path to an executable file, or a name found on PATH."""
+    if os.sep in program:
+        if not (os.path.isfile(program) and os.access(program, os.X_OK)):
+            raise ValueError(f"{program!r} is not an executable file")
+    elif shutil.which(program) is None:
+        raise ValueError(f"no program {program!r} on PATH")
 
 
 def _import(reference: str) -> Callable:
@@ -89,6 +121,28 @@ def _import(reference: str) -> Callable:
             found = getattr(found, part)
     except Exception as error:  # an import runs the module's code: anything may go wrong
         raise ValueError(f"cannot import {reference}: {type(error).__name__}: {error}") from None
+    return _callable(found, reference)
+
+
+def _imported(reference: str) -> Callable:
+    """The function of a module this process imported already, found without running any code
+    (no import, no module __getattr__, no descriptor)."""
+    module_name, _, attribute = reference.partition(":")
+    found: Any = sys.modules.get(module_name)
+    if found is None:
+        raise ValueError(
+            f"module {module_name!r} is not imported by this server; over the admin API a module "
+            "target names a module the server has imported (from the config file or in Python)"
+        )
+    for part in attribute.split("."):
+        try:
+            found = inspect.getattr_static(found, part)
+        except AttributeError:
+            raise ValueError(f"{reference}: no {part!r} in {module_name}") from None
+    return _callable(found, reference)
+
+
+def _callable(found: Any, reference: str) -> Callable:
     if not callable(found):
         raise ValueError(f"{reference} is not callable")
     return found
@@ -112,6 +166,7 @@ class CallableTarget:
         self._function = function
         self.name = name
         self._reference = reference
+        self.identity = ("callable", reference or function)
 
     def describe(self) -> Any:
         return self._reference or f"<in-process {self.name}>"
@@ -131,6 +186,7 @@ class HttpTarget:
     def __init__(self, url: str):
         self.url = url
         self.name = url
+        self.identity = ("url", url)
 
     def describe(self) -> Any:
         return self.url
@@ -160,6 +216,7 @@ class CommandTarget:
     def __init__(self, argv: list[str]):
         self.argv = list(argv)
         self.name = argv[0].rsplit("/", 1)[-1]
+        self.identity = ("command", tuple(argv))
 
     def describe(self) -> Any:
         return list(self.argv)

@@ -7,6 +7,7 @@ rendered by xml_writer (xmltodict's tree form), in the layout botocore's QueryPa
 """
 
 import re
+import sys
 from urllib.parse import parse_qsl
 
 from botocore.model import Shape
@@ -204,12 +205,21 @@ def _indexes(node: dict) -> list[str]:
         raise unparsable(exc) from None
 
 
+def _integer(text: str, path: str) -> int:
+    """An integer member's text: digits, with a sign; leading zeros never count, and more
+    significant digits than int() reads (sys.get_int_max_str_digits) are past every range."""
+    if not _INTEGER.fullmatch(text):
+        raise invalid_value(text, path, "Must be an integer.")
+    sign, digits = ("-" if text[0] == "-" else ""), text.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > (sys.get_int_max_str_digits() or len(digits)):
+        raise invalid_value(text, path, "Must be an integer.")
+    return int(sign + digits)
+
+
 def scalar(shape: Shape, text: str, path: str):
     kind = shape.type_name
     if kind in ("integer", "long"):
-        if not _INTEGER.fullmatch(text):
-            raise invalid_value(text, path, "Must be an integer.")
-        return int(text)
+        return _integer(text, path)
     if kind == "boolean":
         lowered = text.lower()
         if lowered not in ("true", "false"):

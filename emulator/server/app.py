@@ -23,7 +23,8 @@ from emulator.store import MEMORY, Store
 log = logging.getLogger("emulator.requests")
 
 # Methods an SQS request comes with (the query protocol runs actions from a GET too); any
-# other (HEAD, OPTIONS for CORS, ...) takes werkzeug's whole way, as the admin API does.
+# other (HEAD, OPTIONS for CORS, ...) takes werkzeug's whole way, as the admin API does,
+# and outside the admin API and other emulators' paths runs no action (_no_operation).
 SQS_METHODS = frozenset({"GET", "POST"})
 # Operations that never wait (a ReceiveMessage may, for its long poll): the HTTP server may
 # run them on its event loop's thread. No slow ones (queue deletes, purges, moves) either.
@@ -128,6 +129,8 @@ class EmulatorApp:
                     response = admin.handle(request, self) if for_admin else compat.handle(request, self)
             elif ui.wanted_by_browser(request):  # a person who typed the endpoint into a browser
                 response = ui.redirect()
+            elif request.method not in SQS_METHODS:
+                response = _no_operation(request).response()
             else:
                 response = self.handle_sqs(request).response()
         self.guard.add_cors(request, response)
@@ -208,6 +211,14 @@ class EmulatorApp:
             port = _port(host)
             host = self.hostname if self._hostname_has_port or port is None else f"{self.hostname}:{port}"
         return f"{request.scheme}://{host}"
+
+
+def _no_operation(request: Request) -> Answer:
+    """AWS's answer to a method that carries no SQS action (HEAD, PUT, DELETE, ...): SQS takes
+    query requests "with the HTTP verb GET or POST" (SQS Developer Guide, sqs-making-api-requests),
+    and AWS answers a request in which it finds no operation 404 UnknownOperationException (recorded
+    for a queue URL without an action, docs/sqs-reference.md section 3). Nothing runs."""
+    return protocol.serialize_error(protocol.detect(request), SqsError("UnknownOperationException", ""), api.new_uuid())
 
 
 def _send(response: Response, start_response):

@@ -1,24 +1,33 @@
 """--require-auth: who signed a request, checked with botocore's own SigV4 signer.
 
 The signature is computed again over the request as received (its method, path,
-query, the headers it names as signed, its body) with the secret of the access
-key it names, and compared in constant time. Both forms: the Authorization
-header, and a presigned query string (X-Amz-Signature). AWS's errors:
+query, the headers it names as signed, and the SHA-256 of its body bytes, whatever
+a signed X-Amz-Content-SHA256 claims) with the secret of the access key it names,
+and compared in constant time. Both forms: the Authorization header, and a
+presigned query string (X-Amz-Signature), whose body (empty when botocore presigns)
+is bound too. The checks read only a `Received` (method, path, query, headers,
+body bytes). AWS's errors:
 
 * no signature at all: MissingAuthenticationToken (AWS's Common Errors page);
-* a signature that is not SigV4's form: IncompleteSignature;
+* a signature that is not SigV4's form, or an Authorization header with another
+  parameter than Credential, SignedHeaders and Signature, or one of them twice:
+  IncompleteSignature;
 * a key that is not configured: InvalidClientTokenId;
-* a wrong signature: SignatureDoesNotMatch;
+* a wrong signature, or a body other than the one signed: SignatureDoesNotMatch;
+* a scope of another service than sqs, or of another day than X-Amz-Date's:
+  SignatureDoesNotMatch with the wording of AWS's "Troubleshoot signed requests"
+  page (general reference, signature-v4-troubleshooting);
 * a request dated more than 15 minutes from now: SignatureDoesNotMatch with
   "Signature expired" (SQS as reported in aws/aws-sdk-go#487 and aws/aws-sdk-js#401);
 * a presigned URL past its X-Amz-Expires: RequestExpired (Common Errors page).
 """
 
+import hashlib
 import hmac
 import time
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote
 
 from botocore.auth import SIGV4_TIMESTAMP, SigV4Auth, SigV4QueryAuth
 from botocore.awsrequest import AWSRequest
@@ -28,6 +37,8 @@ from werkzeug.wrappers import Request
 from emulator.errors import SqsError
 
 ALGORITHM = "AWS4-HMAC-SHA256"
+SERVICE = "sqs"
+HEADER_PARAMETERS = ("Credential", "SignedHeaders", "Signature")
 MAX_SKEW = timedelta(minutes=15)
 MAX_PRESIGNED_EXPIRY = 7 * 86400  # seconds, SigV4's limit for a presigned URL
 WRONG_SIGNATURE = (
@@ -55,6 +66,30 @@ class Signed(NamedTuple):
     expires: int | None  # a presigned URL's X-Amz-Expires; None for the header form
 
 
+class Received(NamedTuple):
+    """What a signature covers, as the request arrived; headers by lower-case name."""
+
+    method: str
+    scheme: str
+    host: str
+    raw_path: str  # as the client sent it, still percent-encoded, which is what it signed
+    query: str  # the raw query string
+    headers: dict[str, str]
+    body: bytes
+
+    @classmethod
+    def of(cls, request: Request) -> "Received":
+        raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI")
+        path = (raw.split("?", 1)[0] or "/") if raw else quote(request.path)
+        query = request.environ.get("QUERY_STRING", "")
+        body = request.get_data(cache=True)
+        return cls(request.method, request.scheme, request.host, path, query, _headers(request), body)
+
+
+def _headers(request: Request) -> dict[str, str]:
+    return {name.lower(): value for name, value in request.headers.items()}
+
+
 def _incomplete(message: str) -> SqsError:
     return SqsError("IncompleteSignature", message)
 
@@ -70,8 +105,16 @@ def _from_header(header: str, amz_date: str | None) -> Signed:
     algorithm, _, rest = header.partition(" ")
     if algorithm != ALGORITHM:
         raise _incomplete(f"Authorization header requires the {ALGORITHM} algorithm.")
-    fields = dict(part.strip().partition("=")[::2] for part in rest.split(","))
-    missing = [name for name in ("Credential", "SignedHeaders", "Signature") if not fields.get(name)]
+    pairs = [part.strip().partition("=")[::2] for part in rest.split(",")]
+    fields = dict(pairs)
+    # Each of the three once, and nothing else: the account and region are read from the header's
+    # one Credential (server/identity.py), which must be the one checked here.
+    for key, _ in pairs:
+        if key not in HEADER_PARAMETERS:
+            raise _incomplete(f"Authorization header has an unknown parameter {key!r}.")
+    if len(fields) < len(pairs):
+        raise _incomplete("Authorization header names a parameter more than once.")
+    missing = [name for name in HEADER_PARAMETERS if not fields.get(name)]
     if missing:
         raise _incomplete(f"Authorization header requires '{missing[0]}' parameter.")
     if not amz_date:
@@ -97,11 +140,20 @@ def _from_query(args: dict[str, str]) -> Signed:
 
 def claimed(request: Request) -> Signed | None:
     """The signature a request carries (None: it carries none); IncompleteSignature when malformed."""
-    header = request.headers.get("Authorization")
+    return _claimed(_headers(request), request.environ.get("QUERY_STRING", ""))
+
+
+def _claimed(headers: dict[str, str], query: str) -> Signed | None:
+    """`claimed` of a request's headers (by lower-case name) and raw query string."""
+    header = headers.get("authorization")
     if header:
-        return _from_header(header, request.headers.get("X-Amz-Date") or request.headers.get("Date"))
-    if "X-Amz-Signature" in request.args or "X-Amz-Credential" in request.args:
-        return _from_query(request.args.to_dict())
+        return _from_header(header, headers.get("x-amz-date") or headers.get("date"))
+    if "X-Amz-Signature" in query or "X-Amz-Credential" in query:
+        args: dict[str, str] = {}
+        for key, value in parse_qsl(query, keep_blank_values=True):
+            args.setdefault(key, value)  # the first of repeated keys, as the rest of the app reads them
+        if "X-Amz-Signature" in args or "X-Amz-Credential" in args:
+            return _from_query(args)
     return None
 
 
@@ -114,7 +166,11 @@ class Verifier:
         self.now = now
 
     def verify(self, request: Request) -> Credential:
-        signed = claimed(request)
+        return self.check(Received.of(request))
+
+    def check(self, received: Received) -> Credential:
+        """The credential that signed `received`, or AWS's error."""
+        signed = _claimed(received.headers, received.query)
         if signed is None:
             raise SqsError(
                 "MissingAuthenticationToken",
@@ -123,8 +179,9 @@ class Verifier:
         credential = self.credentials.get(signed.access_key)
         if credential is None:
             raise SqsError("InvalidClientTokenId", "The security token included in the request is invalid.")
+        _check_scope(signed)
         self._check_time(signed)
-        expected = _signature(request, signed, credential)
+        expected = _signature(received, signed, credential)
         if not hmac.compare_digest(expected.encode(), signed.signature.encode()):
             raise SqsError("SignatureDoesNotMatch", WRONG_SIGNATURE)
         return credential
@@ -156,35 +213,48 @@ class Verifier:
             )
 
 
-def _raw_path(request: Request) -> str:
-    """The path as the client sent it, still percent-encoded, which is what it signed."""
-    raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI")
-    if raw:
-        return raw.split("?", 1)[0] or "/"
-    return quote(request.path)
+def _check_scope(signed: Signed) -> None:
+    """A signature is for SQS, on the day its X-Amz-Date names (AWS's wording, general
+    reference "Troubleshoot signed requests"; the service's, as a query-protocol service
+    answered it in timkay/aws#111)."""
+    if signed.service != SERVICE:
+        raise SqsError("SignatureDoesNotMatch", f"Credential should be scoped to correct service: '{SERVICE}'. ")
+    if signed.date != signed.timestamp[:8]:
+        raise SqsError(
+            "SignatureDoesNotMatch",
+            "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: "
+            f"'{signed.date}' != '{signed.timestamp[:8]}', from '{signed.timestamp}'.",
+        )
 
 
-def _signature(request: Request, signed: Signed, credential: Credential) -> str:
+def _signature(received: Received, signed: Signed, credential: Credential) -> str:
     """botocore's signature over the received request with the credential's secret."""
-    query = request.environ.get("QUERY_STRING", "")
+    query = received.query
     headers = {}
     for name in signed.signed_headers:
         if name == "host":
-            headers[name] = request.host
-        elif name in request.headers:
-            headers[name] = request.headers[name]
+            headers[name] = received.host
+        elif name in received.headers:
+            headers[name] = received.headers[name]
+    # botocore's canonical request takes a signed X-Amz-Content-SHA256 as the body's hash
+    # without hashing the body: one that is not the body's is a signature of another body.
+    claimed_hash = headers.get("x-amz-content-sha256")
+    if claimed_hash is not None and not hmac.compare_digest(
+        claimed_hash.encode(), hashlib.sha256(received.body).hexdigest().encode()
+    ):
+        raise SqsError("SignatureDoesNotMatch", WRONG_SIGNATURE)
     signer: SigV4Auth
     keys = Credentials(credential.access_key, credential.secret_key)
     if signed.expires is None:
         signer = SigV4Auth(keys, signed.service, signed.region)
-        body = request.get_data(cache=True)
     else:
         signer = SigV4QueryAuth(keys, signed.service, signed.region, expires=signed.expires)
         # The canonical query string holds every parameter but the signature itself.
         query = "&".join(pair for pair in query.split("&") if pair.partition("=")[0] != "X-Amz-Signature" and pair)
-        body = b""
-    url = f"{request.scheme}://{request.host}{_raw_path(request)}" + (f"?{query}" if query else "")
-    unsigned = AWSRequest(method=request.method, url=url, headers=headers, data=body)
+    url = f"{received.scheme}://{received.host}{received.raw_path}" + (f"?{query}" if query else "")
+    # The body as received, in both forms: botocore presigns with an empty body (its
+    # parameters move to the query string), so a body added to a presigned URL mismatches.
+    unsigned = AWSRequest(method=received.method, url=url, headers=headers, data=received.body)
     unsigned.context["timestamp"] = signed.timestamp
     canonical = signer.canonical_request(unsigned)
     return signer.signature(signer.string_to_sign(unsigned, canonical), unsigned)

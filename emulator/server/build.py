@@ -64,6 +64,8 @@ class Options:
     allowed_hosts: tuple[str, ...] = ()
     cors_origins: tuple[str, ...] = ()  # web origins (scheme://host[:port]) that may call it, with CORS
     require_auth: bool = False  # SigV4 with the config file's [[credentials]]; the admin API needs a token
+    # Command and module event-source targets over the admin API too, with a per-start token (the banner's).
+    allow_code_targets: bool = False
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # a larger request body is refused, 413, before it is read
     max_connections: int = 10_000  # past it, the longest-idle keep-alive connection is closed
     max_waits: int = DEFAULT_MAX_WAITS  # concurrent long polls; one more is answered empty at once
@@ -88,6 +90,7 @@ class Emulator:
     app: EmulatorApp
     http: HttpServer | None  # None when built without listening
     admin_token: str | None = None  # with require_auth: what the admin API asks for
+    code_token: str | None = None  # with allow_code_targets: what a command or module target over HTTP carries
 
     def close(self) -> None:
         self.app.event_sources.clear()  # before the queues close: no poller outlives its queue
@@ -117,7 +120,8 @@ def build(options: Options, listen: bool = True) -> Emulator:
         journal=store,
         max_waits=options.max_waits,
     )
-    event_sources = EventSources(clock)
+    code_token = secrets.token_urlsafe(24) if options.allow_code_targets else None
+    event_sources = EventSources(clock, code_token)
     try:
         store.recover(broker)
         if options.config:
@@ -144,7 +148,7 @@ def build(options: Options, listen: bool = True) -> Emulator:
         store.close()
         raise
     collector.freeze()  # what start-up loaded (the service model, modules, configured queues) lives as long as the process
-    return Emulator(store, broker, app, http, admin_token)
+    return Emulator(store, broker, app, http, admin_token, code_token)
 
 
 def _authentication(options: Options) -> tuple[Verifier | None, str | None]:

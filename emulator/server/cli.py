@@ -143,6 +143,12 @@ def main(argv=None) -> None:
         print(f"Dashboard: {endpoint}/_emulator/ui/#token={quote(emulator.admin_token, safe='')}", flush=True)
     else:
         print(f"Dashboard: {endpoint}/_emulator/ui/", flush=True)
+    if emulator.code_token is not None:
+        print(
+            "Command and module event-source targets over the admin API (--allow-code-targets) need "
+            f"the header X-Emulator-Code-Token: {emulator.code_token}",
+            flush=True,
+        )
     warning = exposure_warning(chosen.host, chosen.require_auth)
     if warning:
         print(warning, file=sys.stderr, flush=True)

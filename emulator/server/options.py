@@ -304,6 +304,12 @@ TABLE = (
         "web origins that may call it from a browser, answered with CORS headers (none by default)",
     ),
     Option(
+        "allow_code_targets",
+        Flag(),
+        "take command and module event-source targets over the admin API too, from requests carrying the "
+        "token the banner prints (never from a web page); without it they come from the config file or Python",
+    ),
+    Option(
         "require_auth",
         Flag(),
         "check SigV4 signatures against the config file's [[credentials]], keep accounts apart, token the admin API",

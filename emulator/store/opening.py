@@ -2,12 +2,22 @@
 
 Every refusal is a StoreError naming the file and what to do; nothing here
 writes to a file that is not ours or not readable.
+
+A data dir holds messages and is written into, so it must be the user's alone, by
+ssh's rule for ~/.ssh: an existing directory that another user owns (or a link to
+one that another user made), or that its group or others may write in, is refused;
+a new one is made 0700. Its lock file is opened without following a link, made
+exclusively where it is new, and must be a plain file of the user's (another user
+could otherwise have `lock` point at a file of the victim's, which the lock's pid
+would overwrite).
 """
 
+import errno
 import fcntl
 import logging
 import os
 import sqlite3
+import stat
 
 from emulator.store.base import StoreError
 from emulator.store.schema import APPLICATION_ID, MIGRATIONS, VERSION
@@ -22,15 +32,21 @@ SQLITE_SUFFIXES = ("", "-wal", "-shm")
 
 
 def lock_directory(directory: str):
-    """Hold DIR/lock for this process (flock); a second process is refused, naming the first."""
+    """Hold DIR/lock for this process (flock); a second process is refused, naming the first.
+    A directory that is not the user's alone, or a lock that is not a plain file of the
+    user's, is refused (StoreError)."""
     try:
         # Messages are private: the directory and every file in it are the user's alone.
         os.makedirs(directory, mode=PRIVATE_DIRECTORY, exist_ok=True)
-        # Held open for the process's life: the lock lives as long as the file is open.
-        lock_fd = os.open(os.path.join(directory, LOCK_FILE), os.O_RDWR | os.O_CREAT | os.O_APPEND, PRIVATE_FILE)
-        lock_file = os.fdopen(lock_fd, "a+")
+        dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as error:
         raise StoreError(f"cannot use data dir {directory}: {error.strerror}") from None
+    try:
+        _check_private(directory, os.lstat(directory), os.fstat(dir_fd))
+        # Held open for the process's life: the lock lives as long as the file is open.
+        lock_file = os.fdopen(_open_lock(directory, dir_fd), "a+")
+    finally:
+        os.close(dir_fd)
     try:
         fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -45,6 +61,44 @@ def lock_directory(directory: str):
     lock_file.write(f"{os.getpid()}\n")
     lock_file.flush()
     return lock_file
+
+
+def _check_private(directory: str, link: os.stat_result, opened: os.stat_result) -> None:
+    user = os.geteuid()
+    if stat.S_ISLNK(link.st_mode) and link.st_uid != user:
+        raise StoreError(
+            f"data dir {directory} is a link made by another user (uid {link.st_uid}); choose a directory of your own"
+        )
+    if opened.st_uid != user:
+        raise StoreError(
+            f"data dir {directory} belongs to another user (uid {opened.st_uid}, not {user}); "
+            "choose a directory of your own"
+        )
+    if opened.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise StoreError(
+            f"data dir {directory} may be written by its group or others (mode {stat.S_IMODE(opened.st_mode):o}); "
+            f"make it private (chmod 700 {directory}) or choose another --data-dir"
+        )
+
+
+def _open_lock(directory: str, dir_fd: int) -> int:
+    """DIR/lock's descriptor, opened in the directory already checked, never through a link."""
+    path = os.path.join(directory, LOCK_FILE)
+    flags = os.O_RDWR | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        try:
+            fd = os.open(LOCK_FILE, flags | os.O_CREAT | os.O_EXCL, PRIVATE_FILE, dir_fd=dir_fd)
+        except FileExistsError:
+            fd = os.open(LOCK_FILE, flags | os.O_NONBLOCK, dir_fd=dir_fd)  # a FIFO must not hold the start
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise StoreError(f"{path} is a symbolic link, which a lock never is; remove it") from None
+        raise StoreError(f"cannot use data dir {directory}: {error.strerror}") from None
+    found = os.fstat(fd)
+    if not stat.S_ISREG(found.st_mode) or found.st_uid != os.geteuid() or found.st_nlink != 1:
+        os.close(fd)
+        raise StoreError(f"{path} is not a plain file of this user's, as a lock is; remove it")
+    return fd
 
 
 def open_database(path: str, sync: str) -> sqlite3.Connection:
@@ -81,6 +135,8 @@ def _make_private(path: str) -> None:
                 os.chmod(name, PRIVATE_FILE)
         except FileNotFoundError:
             pass
+        except OSError as error:  # a store error, not the server's address (cli.py reports OSError so)
+            raise StoreError(f"cannot make {name} private (chmod 600): {error.strerror}") from None
 
 
 def damaged(path: str, error: Exception) -> StoreError:

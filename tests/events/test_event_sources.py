@@ -30,6 +30,7 @@ from aws_lambda_powertools.utilities.batch import (
 from aws_lambda_powertools.utilities.parser.models import SqsModel
 
 from emulator import limits, serve
+from emulator.events import filters
 from emulator.events.poller import OVER_LIMIT_BACKOFF
 
 REAL_WAIT = 5.0  # seconds a background thread gets to act
@@ -163,7 +164,8 @@ def test_a_fifo_record_carries_its_group_deduplication_id_and_sequence_number(se
     mapping = server.event_source(name, handler)
     server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 1, REAL_WAIT)
     (record,) = handler.events[0]["Records"]
-    assert "md5OfMessageAttributes" not in record  # none were sent
+    # None were sent: null, as events Lambda delivered show it (emulator/events/records.py).
+    assert record["md5OfMessageAttributes"] is None
     assert record["messageAttributes"] == {}
     assert record["attributes"]["MessageGroupId"] == "g1"
     assert record["attributes"]["MessageDeduplicationId"] == "d1"
@@ -363,6 +365,68 @@ def test_a_receive_refused_at_the_in_flight_limit_is_tried_again_and_the_poller_
     assert counters["failures"] == 0 and counters["succeeded"] == 1
     assert [m["state"] for m in server.event_sources() if m["id"] == mapping["id"]] == ["enabled"]
     assert depth(sqs, url) == (0, 1)
+
+
+def test_a_failed_invocation_is_logged_at_warning_with_the_mapping_the_batch_size_and_why(server, sqs, caplog):
+    # issue 30, item 9: a failing mapping was invisible in the log (INFO).
+    name, url = new_queue(sqs)
+    for body in ("a", "b"):
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+
+    def handler(event, context):
+        raise RuntimeError("the function broke")
+
+    with caplog.at_level("WARNING", logger="emulator.events.poller"):
+        mapping = server.event_source(name, handler, batching_window_seconds=1)
+        server.advance(1)
+        server.wait_for_event_source(mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"], REAL_WAIT)
+    (logged,) = [r for r in caplog.records if r.levelname == "WARNING" and mapping["id"] in r.getMessage()]
+    assert logged.getMessage() == (
+        f"event source mapping {mapping['id']} (queue {name}): a batch of 2 records failed: "
+        "RuntimeError: the function broke"
+    )
+
+
+def test_an_error_of_ours_matching_one_record_leaves_it_to_come_back_and_the_mapping_goes_on(server, sqs, monkeypatch):
+    # No single message ends a mapping (issue 31, item 6): whatever a record makes the filter
+    # code raise, that record comes back after its visibility timeout and the others go on.
+    name, url = new_queue(sqs, VisibilityTimeout=30)
+    for body in ("poison", "fine"):
+        sqs.send_message(QueueUrl=url, MessageBody=json.dumps({"kind": body}))
+    real = filters.Pattern.matches
+
+    def matches(self, record):
+        if "poison" in record["body"]:
+            raise ValueError("a bug of ours")
+        return real(self, record)
+
+    monkeypatch.setattr(filters.Pattern, "matches", matches)
+    handler = Recorder()
+    mapping = server.event_source(name, handler, filters=[{"body": {"kind": [{"exists": True}]}}])
+    counters = server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 1 and c["errors"] == 1)
+    assert handler.bodies() == [['{"kind": "fine"}']] and "ValueError: a bug of ours" in counters["last_error"]
+    assert depth(sqs, url) == (0, 1)  # the poison record, in flight until its visibility timeout ends
+    monkeypatch.setattr(filters.Pattern, "matches", real)
+    server.advance(30)
+    server.wait_for_event_source(mapping["id"], lambda c: c["deleted"] == 2)
+    assert [m["state"] for m in server.event_sources() if m["id"] == mapping["id"]] == ["enabled"]
+
+
+def test_one_mapping_per_queue_and_function_as_on_aws(server, sqs):
+    # CreateEventSourceMapping: ResourceConflictException for a queue and function already mapped
+    # (emulator/events/registry.py). The same function: the same callable object, reference,
+    # URL or command line; another one is a new mapping.
+    name, _ = new_queue(sqs)
+    handler = Recorder()
+    for target in (handler, "compat_tests.event_handlers:write_bodies", "http://127.0.0.1:1/f", ["true", "x"]):
+        mapping = server.event_source(name, target, enabled=False)
+        with pytest.raises(
+            ValueError, match=f"already exists. Please update or delete the existing mapping with UUID {mapping['id']}$"
+        ):
+            server.event_source(name, target, enabled=False)
+    server.event_source(name, Recorder(), enabled=False)  # another object, the same code: another function
+    server.event_source(name, ["true", "y"], enabled=False)
+    assert len(server.event_sources()) == 6
 
 
 # -- batching, filtering, concurrency ---------------------------------------------

@@ -119,3 +119,21 @@ def test_a_bad_pattern_is_refused_saying_where(pattern, problem):
     with pytest.raises(ValueError) as refused:
         Pattern.parse(pattern)
     assert str(refused.value).startswith(problem)
+
+
+def test_a_body_nested_deeper_than_the_decoder_reads_matches_no_rule_on_the_body():
+    # issue 31, item 6: json.loads raised RecursionError, which ended the mapping.
+    deep = "[" * 5000 + "]" * 5000
+    for pattern in (
+        {"body": {"kind": ["order"]}},
+        {"body": [{"exists": True}]},
+        {"body": [{"anything-but": "x"}]},
+        {"body": [{"prefix": "["}]},
+    ):
+        assert not Pattern.parse(pattern).matches(record(deep))
+    assert Pattern.parse({"body": [{"exists": True}]}).matches(record("[[1]]"))
+
+
+def test_a_pattern_nested_deeper_than_it_can_be_read_is_refused():
+    with pytest.raises(ValueError, match="nested deeper than it can be read"):
+        Pattern.parse('{"body": ' * 3000 + '["x"]' + "}" * 3000)

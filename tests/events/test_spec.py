@@ -1,6 +1,8 @@
 """A mapping's settings and AWS's checks of them (emulator/events/spec.py), on a
 manual-clock broker; each refusal cites its Lambda document."""
 
+import sys
+
 import pytest
 from engine_support import ACCOUNT, REGION
 
@@ -91,3 +93,24 @@ def test_targets_by_kind(queue):
     assert parse({"target": "http://127.0.0.1:9001/2015-03-31/functions/function/invocations"}, queue).target.name
     assert parse({"target": ["python3", "-c", "pass"]}, queue).target.describe() == ["python3", "-c", "pass"]
     assert parse({"target": "json:dumps"}, queue).target.describe() == "json:dumps"
+
+
+def test_a_command_whose_program_does_not_exist_is_refused(queue, tmp_path):
+    with pytest.raises(MappingError, match="target: no program 'no-such-program-xyz' on PATH"):
+        parse({"target": ["no-such-program-xyz"]}, queue)
+    with pytest.raises(MappingError, match="is not an executable file"):
+        parse({"target": [str(tmp_path / "missing")]}, queue)
+
+
+def test_a_module_target_from_http_imports_nothing(queue, monkeypatch):
+    # The config file and Python import the module (its code is the operator's); over HTTP only a
+    # module this process imported already is looked up, and its attributes without running code.
+    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
+    with pytest.raises(MappingError, match="module 'colorsys' is not imported by this server"):
+        parse({"target": "colorsys:rgb_to_hsv"}, queue, remote=True)
+    assert "colorsys" not in sys.modules
+    assert parse({"target": "json:dumps"}, queue, remote=True).target.describe() == "json:dumps"
+    with pytest.raises(MappingError, match="no 'nothing' in json"):
+        parse({"target": "json:nothing"}, queue, remote=True)
+    assert parse({"target": "colorsys:rgb_to_hsv"}, queue).target.describe() == "colorsys:rgb_to_hsv"
+    assert "colorsys" in sys.modules

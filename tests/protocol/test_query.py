@@ -115,3 +115,15 @@ def test_query_index_int_refuses_is_the_clients():
         "InvalidParameterValue",
         "The request could not be parsed: invalid literal for int() with base 10: '²'",
     )
+
+
+def test_query_integers_of_any_length_are_read_or_refused_never_raised():
+    # Python's int() refuses more than 4,300 digits (sys.get_int_max_str_digits); leading zeros never count.
+    def read(text):
+        return raw_request(data={"Action": "ReceiveMessage", "QueueUrl": QURL, "MaxNumberOfMessages": text})
+
+    assert roundtrip(read("0" * 5000 + "7"))[1][1]["MaxNumberOfMessages"] == 7
+    assert roundtrip(read("-" + "9" * 4000))[1][1]["MaxNumberOfMessages"] == -int("9" * 4000)
+    for text in ("9" * 5000, "+" + "1" * 4301):
+        err = parse_error(read(text))
+        assert (err.name, err.message[-27:]) == ("InvalidParameterValue", "Reason: Must be an integer.")

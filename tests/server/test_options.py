@@ -53,6 +53,7 @@ CASES = {
         "localhost:3000",
         "lists origins such as http://localhost:3000, separated by commas, not 'localhost:3000'",
     ),
+    "allow_code_targets": ("1", True, "sometimes", "must be true or false (also 1/0, yes/no, on/off), not 'sometimes'"),
     "require_auth": ("yes", True, "maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "max_body_bytes": ("2048", 2048, "0", "must be from 1 to 2147483648, not 0"),
     "max_connections": ("5", 5, "0", "must be from 1 to 1000000, not 0"),

@@ -3,10 +3,14 @@ engine made them, and come back on a restart. The parts alone are in
 test_store_rows.py, test_store_writer.py and test_store_recovery.py; the same
 behaviour through real clients and restarts is in compat_tests/test_persistence*.py."""
 
+import os
+
+import pytest
 from engine_support import ACCOUNT, REGION, make_message, send
 from store_support import close, open_broker, rows
 
 from emulator.engine.message import State
+from emulator.store import SqliteStore, StoreError
 
 
 def test_binary_attributes_and_every_delivery_field_come_back(tmp_path):
@@ -51,3 +55,16 @@ def test_a_reset_empties_the_file_and_later_queues_take_new_ids(tmp_path):
     close(broker, store)
     assert rows(tmp_path, "SELECT id, name FROM queues") == [(2, "after")]
     assert rows(tmp_path, "SELECT queue_id, body FROM messages") == [(2, "kept")]
+
+
+def test_a_failed_chmod_is_a_store_error_not_an_os_error(tmp_path, monkeypatch):
+    # An OSError reached the command line, which reports OSError as a bad --host ("cannot listen there").
+    close(*open_broker(tmp_path))
+    (tmp_path / "sqs.db").chmod(0o644)  # as an older version left it
+
+    def refuse(path, mode):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "chmod", refuse)
+    with pytest.raises(StoreError, match=r"cannot make .*sqs.db private \(chmod 600\): Operation not permitted"):
+        SqliteStore(str(tmp_path))

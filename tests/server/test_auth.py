@@ -1,0 +1,45 @@
+"""The SigV4 verifier on plain values (method, path, query, headers, body bytes), as any
+HTTP entry can hand them: what compat_tests/test_auth.py proves through the server."""
+
+import hashlib
+from urllib.parse import urlsplit
+
+import pytest
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
+
+from emulator.errors import SqsError
+from emulator.server.auth import Credential, Received, Verifier
+
+KEY = Credential("AKIDTEST", "test-secret", "123456789012")
+BODY = b'{"QueueUrl": "q", "MessageBody": "signed"}'
+
+
+def _received(body: bytes = BODY, service: str = "sqs", **extra_headers) -> Received:
+    request = AWSRequest(method="POST", url="http://localhost:9324/", data=BODY, headers=extra_headers)
+    SigV4Auth(Credentials(KEY.access_key, KEY.secret_key), service, "us-east-1").add_auth(request)
+    headers = {name.lower(): value for name, value in request.headers.items()}
+    return Received("POST", "http", "localhost:9324", urlsplit(request.url).path, "", headers, body)
+
+
+def test_a_signed_request_names_its_key():
+    assert Verifier({KEY.access_key: KEY}).check(_received()) == KEY
+
+
+@pytest.mark.parametrize(
+    "received, wording",
+    [
+        (_received(b'{"QueueUrl": "q", "MessageBody": "swapped"}'), "The request signature we calculated"),
+        (
+            _received(b"swapped", **{"X-Amz-Content-SHA256": hashlib.sha256(BODY).hexdigest()}),
+            "The request signature we calculated",
+        ),
+        (_received(service="s3"), "Credential should be scoped to correct service: 'sqs'. "),
+    ],
+    ids=["body", "signed-body-hash", "service"],
+)
+def test_what_the_signature_does_not_cover_is_refused(received, wording):
+    with pytest.raises(SqsError) as refused:
+        Verifier({KEY.access_key: KEY}).check(received)
+    assert (refused.value.name, refused.value.message[: len(wording)]) == ("SignatureDoesNotMatch", wording)
