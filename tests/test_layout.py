@@ -137,3 +137,126 @@ def test_every_document_the_code_cites_is_in_the_repository():
                     if not (ROOT / cited).exists():
                         missing.append(f"{path.relative_to(ROOT)}:{number} cites {cited}")
     assert not missing, "\n".join(missing)
+
+
+# -- the engine touches no process-wide state ---------------------------------------
+# The engine runs inside other people's processes (serve(), the pytest plugin, a user's
+# script), so what belongs to the whole process is the program's, never the engine's
+# (design.md, "The front door"): the garbage collector (emulator/server/collector.py is
+# the server's policy), signals, exit hooks, the recursion limit and the interpreter's
+# hooks, the environment and working directory, logging's configuration, warnings
+# filters, the global random generator's seed, sockets' default timeout.
+
+# Modules that exist to change the process: importing one at all is refused.
+PROCESS_MODULES = {"gc", "signal", "atexit", "faulthandler", "tracemalloc", "resource", "locale", "logging.config"}
+# Names that change the process for everyone, by module: calling or importing one is refused.
+PROCESS_SETTERS = {
+    "sys": {
+        "setrecursionlimit",
+        "setswitchinterval",
+        "settrace",
+        "setprofile",
+        "set_int_max_str_digits",
+        "setdlopenflags",
+        "addaudithook",
+        "exit",
+    },
+    "threading": {"settrace", "setprofile", "settrace_all_threads", "setprofile_all_threads", "stack_size"},
+    "os": {"putenv", "unsetenv", "chdir", "fchdir", "umask", "nice", "setsid", "setpgrp", "register_at_fork"},
+    "logging": {"basicConfig", "disable", "captureWarnings", "setLoggerClass", "setLogRecordFactory", "root"},
+    "warnings": {"filterwarnings", "simplefilter", "resetwarnings"},
+    "random": {"seed", "setstate"},
+    "socket": {"setdefaulttimeout"},
+}
+# Writes to these count too: assigning a module's attribute (sys.excepthook = ...,
+# threading.excepthook = ...) and changing os.environ.
+ENVIRON_WRITES = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__"}
+
+
+def _module_aliases(tree: ast.AST) -> dict[str, str]:
+    """Local name -> module, for every `import x` / `import x as y` in the file."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]  # `import logging.config` binds `logging`
+                aliases[alias.asname or top] = alias.name if alias.asname else top
+    return aliases
+
+
+def process_state_uses(source: str) -> list[str]:
+    """What a module's source does to process-wide state (the rules above), line by line."""
+    tree = ast.parse(source)
+    modules = _module_aliases(tree)
+    found = []
+
+    def module_of(node: ast.AST) -> str | None:
+        return modules.get(node.id) if isinstance(node, ast.Name) else None
+
+    def is_environ(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == "environ" and module_of(node.value) == "os"
+
+    for node in ast.walk(tree):
+        where = f"line {getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in PROCESS_MODULES or alias.name.split(".")[0] in PROCESS_MODULES:
+                    found.append(f"{where}: imports {alias.name}")
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if node.module in PROCESS_MODULES or node.module.split(".")[0] in PROCESS_MODULES:
+                found.append(f"{where}: imports from {node.module}")
+            for alias in node.names:
+                if alias.name in PROCESS_SETTERS.get(node.module, ()) or (node.module, alias.name) == ("os", "environ"):
+                    found.append(f"{where}: imports {node.module}.{alias.name}")
+        elif isinstance(node, ast.Attribute):
+            module = module_of(node.value)
+            if module is not None and node.attr in PROCESS_SETTERS.get(module, ()):
+                found.append(f"{where}: uses {module}.{node.attr}")
+            elif module is not None and isinstance(node.ctx, ast.Store | ast.Del):
+                found.append(f"{where}: sets {module}.{node.attr}")
+            elif is_environ(node.value) and node.attr in ENVIRON_WRITES:
+                found.append(f"{where}: changes os.environ ({node.attr})")
+            elif is_environ(node) and isinstance(node.ctx, ast.Store | ast.Del):
+                found.append(f"{where}: replaces os.environ")
+        elif isinstance(node, ast.Subscript) and is_environ(node.value) and isinstance(node.ctx, ast.Store | ast.Del):
+            found.append(f"{where}: changes os.environ")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "getLogger"
+            and module_of(node.func.value) == "logging"
+            and not node.args
+        ):
+            found.append(f"{where}: takes the root logger (the program's to configure)")
+    return found
+
+
+def test_the_engine_touches_no_process_wide_state():
+    wrong = []
+    for module, path in _sources().items():
+        if _part(module) == "engine":
+            wrong += [f"{module}, {use}" for use in process_state_uses(path.read_text(encoding="utf-8"))]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_process_state_rule_sees_each_kind_of_use():
+    uses = {
+        "import gc": "imports gc",
+        "from gc import freeze": "imports from gc",
+        "import signal as s": "imports signal",
+        "import sys\nsys.setrecursionlimit(10_000)": "uses sys.setrecursionlimit",
+        "import threading\nthreading.excepthook = print": "sets threading.excepthook",
+        "from sys import settrace": "imports sys.settrace",
+        "import os\nos.environ['TZ'] = 'UTC'": "changes os.environ",
+        "import os\nos.environ.setdefault('TZ', 'UTC')": "changes os.environ (setdefault)",
+        "from os import environ": "imports os.environ",
+        "import logging\nlogging.basicConfig(level='DEBUG')": "uses logging.basicConfig",
+        "import logging\nlogging.getLogger().setLevel('DEBUG')": "takes the root logger",
+        "import logging.config": "imports logging.config",
+        "import random\nrandom.seed(1)": "uses random.seed",
+    }
+    for source, expected in uses.items():
+        assert any(expected in use for use in process_state_uses(source)), source
+    harmless = "import logging, os, random, sys, threading\nlog = logging.getLogger(__name__)\n"
+    harmless += "rng = random.Random(1)\nlock = threading.Lock()\nhome = os.environ.get('HOME')\nn = sys.maxsize\n"
+    assert process_state_uses(harmless) == []

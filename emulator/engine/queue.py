@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from emulator import limits
-from emulator.engine import collector, receipts
+from emulator.engine import receipts
 from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
@@ -46,8 +46,10 @@ class Queue(QueueTransfers):
         find_queue: Callable[[str], "Queue | None"] = lambda arn: None,
         receipt_mode: str = "aws",
         journal: Journal = NO_JOURNAL,
+        on_sent: Callable[[int], None] | None = None,
     ):
         super().__init__(account, region, name, clock, journal)
+        self._on_sent = on_sent  # told how many messages each send took (observer.py)
         self._scheduler = scheduler
         self._find_queue = find_queue  # by ARN: dead-letter targets
         self._receipts = self._receipt_policy(receipt_mode)
@@ -88,7 +90,8 @@ class Queue(QueueTransfers):
         with self._lock:
             now = self._clock.now()
             sent = [self._accept(message, now, delay) for message, delay in batch]
-        collector.took(len(sent))
+        if self._on_sent is not None:
+            self._on_sent(len(sent))
         return sent
 
     def _accept(self, message: Message, now: float, delay: float) -> Message | Sent:

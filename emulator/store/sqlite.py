@@ -7,14 +7,12 @@ recovery hooks; from then on each report of the engine becomes a change record
 itself: each queue's row id.
 """
 
-import gc
 import logging
 import os
 import sqlite3
 import threading
 import weakref
 
-from emulator.engine import collector
 from emulator.store.base import SYNC_MODES, Store
 from emulator.store.opening import damaged, lock_directory, open_database
 from emulator.store.recovery import Kept, read_clock, read_kept
@@ -61,18 +59,11 @@ class SqliteStore(Store):
         """Put back what the file holds into `broker`, built with this store as its
         journal and (on a manual clock) clock_time as its time; then start writing."""
         clock = broker.clock
-        collecting = gc.isenabled()
-        gc.disable()  # recovery only creates objects: cyclic collections would rescan them all, again and again
         try:
-            try:
-                kept = read_kept(self._db, clock.now(), broker.recreate_cooldown)
-            except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
-                raise damaged(self.path, error) from None
-            self._restore(broker, kept)
-            collector.freeze()  # every restored message is long-lived: no full collection walks them
-        finally:
-            if collecting:
-                gc.enable()
+            kept = read_kept(self._db, clock.now(), broker.recreate_cooldown)
+        except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
+            raise damaged(self.path, error) from None
+        self._restore(broker, kept)
         if clock.manual:
             clock.on_advance(lambda: self._writer.report(SetClock(clock.now())))
             self._writer.report(SetClock(clock.now()))
