@@ -2,7 +2,8 @@
 
 MessageStates.move is the one place a message changes state, and the counts
 change with it: ApproximateNumberOfMessages and its two siblings are always
-the number of messages in each state. The transitions around it keep the rest
+the number of messages in each state. The moves a message may make are a
+table, TRANSITIONS (as h11 keeps its state machine); move() refuses any other. The transitions around it keep the rest
 in step: the ready order (which visible message a receive gets, ready_order.py),
 the receivers waiting in a long poll (woken only when there are any), the
 deadlines of delays and visibility timeouts (deadlines.py), and the journal. A
@@ -26,6 +27,23 @@ from emulator.engine.ready_order import ReadyOrder
 from emulator.engine.retention import Arrivals
 from emulator.engine.scheduler import Scheduler
 from emulator.engine.stats import QueueStats
+
+ARRIVING = None  # a message coming into the queue: sent, moved in, or put back by a store; in no count
+
+# From each state, the states move() lets a message go to. Every state may end in GONE:
+# deleted, expired, purged, its queue deleted, or moved to another queue (whose copy arrives there).
+TRANSITIONS: dict[State | None, frozenset[State]] = {
+    # visible at once, or after its delay; a store puts back an in-flight message as it was
+    ARRIVING: frozenset({VISIBLE, DELAYED, INFLIGHT}),
+    DELAYED: frozenset({VISIBLE, GONE}),  # its delay ended
+    VISIBLE: frozenset({INFLIGHT, GONE}),  # received
+    INFLIGHT: frozenset({VISIBLE, GONE}),  # its visibility timeout ended, or was set to 0
+    GONE: frozenset(),  # for good: what comes back is a new message
+}
+
+
+class TransitionRefused(RuntimeError):
+    """A move TRANSITIONS does not allow: a bug of the engine's, refused before anything changed."""
 
 
 class MessageStates:
@@ -60,9 +78,15 @@ class MessageStates:
         """The one place a message changes state: its old state's count goes down, the
         new one's up. An arriving message (sent, moved in, put back by a store) is in
         no count yet."""
-        if not arriving:
-            self._counts[message.state] -= 1
-            if message.state is DELAYED:
+        if arriving:
+            if to not in TRANSITIONS[ARRIVING]:
+                raise TransitionRefused(f"an arriving message cannot be {to.value}")
+        else:
+            was = message.state
+            if to not in TRANSITIONS[was]:
+                raise TransitionRefused(f"a message {was.value} cannot become {to.value}")
+            self._counts[was] -= 1
+            if was is DELAYED:
                 self._ready.delayed(message, False)
         if to is not GONE:
             self._counts[to] += 1
