@@ -268,7 +268,7 @@ class Queue:
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
         seq, message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._states.handle_target(seq, message_id, nonce)
+            message, latest = self._states.named_by_handle(seq, message_id, nonce)
             if message is None:
                 raise receipts.not_available(receipt_handle)
             self._receipts.may_change(receipt_handle, latest, message.state is INFLIGHT)
@@ -373,7 +373,7 @@ class Queue:
 
     def _delete(self, receipt_handle: str) -> None:
         seq, message_id, nonce = receipts.decode(receipt_handle)
-        message, latest = self._states.handle_target(seq, message_id, nonce)
+        message, latest = self._states.named_by_handle(seq, message_id, nonce)
         if message is None:
             return
         if self._receipts.may_delete(receipt_handle, latest, message.state is INFLIGHT):

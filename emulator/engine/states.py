@@ -105,7 +105,7 @@ class MessageStates:
         """A picked message neither delivered nor moved goes back in line (it stayed VISIBLE)."""
         self._ready.add(message)
 
-    def handle_target(self, seq: int, message_id: bytes, nonce: int) -> tuple[Message | None, bool]:
+    def named_by_handle(self, seq: int, message_id: bytes, nonce: int) -> tuple[Message | None, bool]:
         """The message a decoded receipt handle names (receipts.decode), and whether the
         handle is its latest; counts a handle whose receive is over or whose message is gone."""
         message = self.arrivals.get(seq)
