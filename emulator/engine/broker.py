@@ -49,6 +49,9 @@ class Broker:
         else:
             self.scheduler.start()
 
+    def __repr__(self) -> str:
+        return f"<Broker {len(self._queues)} queues, {type(self.clock).__name__} at {self.clock.now():.3f}>"
+
     def close(self) -> None:
         """Stop time and release long polls; a store keeps what it has (nothing is journaled)."""
         self.scheduler.stop()
