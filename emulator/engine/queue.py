@@ -212,7 +212,7 @@ class Queue:
         now = self._clock.now()
         deliveries: list[Delivery] = []
         held_back = None
-        redrive = self.redrive
+        redrive = self.settings.redrive
         # Only deliveries take room in flight (a dead-letter move takes none).
         room = min(max_messages, limits.MAX_INFLIGHT - self._states.count(INFLIGHT))
         deliver = self._states.deliver
@@ -220,7 +220,7 @@ class Queue:
         try:
             for message in picks:
                 if redrive and message.receive_count >= redrive.max_receive_count:
-                    outcome = self._dead_letter(message, now)
+                    outcome = self._dead_letter(message, now, redrive.target_arn)
                     if outcome is Transfer.MOVED:
                         continue
                     if outcome is Transfer.BUSY:
@@ -356,9 +356,9 @@ class Queue:
 
     # -- caller holds the lock ------------------------------------------------
 
-    def _dead_letter(self, message: Message, now: float) -> Transfer:
-        """Move a picked message that reached maxReceiveCount."""
-        target = self._find_queue(self.redrive.target_arn)
+    def _dead_letter(self, message: Message, now: float, target_arn: str) -> Transfer:
+        """Move a picked message that reached maxReceiveCount to the queue of `target_arn`."""
+        target = self._find_queue(target_arn)
         if target is None or target is self:
             return Transfer.NO_TARGET
         outcome = transfers.transfer(self._states, message, target, *self._dead_letter_copy(message, now))
