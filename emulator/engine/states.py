@@ -40,6 +40,18 @@ TRANSITIONS: dict[State | None, frozenset[State]] = {
     INFLIGHT: frozenset({VISIBLE, GONE}),  # its visibility timeout ended, or was set to 0
     GONE: frozenset(),  # for good: what comes back is a new message
 }
+_ARRIVALS = TRANSITIONS[ARRIVING]  # the row every send checks, looked up once
+
+
+class _Held:
+    """One state of a queue's messages: how many are in it, and the states they may move to
+    from it (its TRANSITIONS row). One lookup by state finds both (move() runs per message)."""
+
+    __slots__ = ("count", "moves")
+
+    def __init__(self, moves: frozenset[State]):
+        self.count = 0
+        self.moves = moves
 
 
 class TransitionRefused(RuntimeError):
@@ -69,34 +81,36 @@ class MessageStates:
         self._deadlines = Deadlines(clock, scheduler, lock, self._deadline_reached)
         self.waiting = 0  # receivers in a long poll: a message that becomes visible wakes one
         self._ready = new_order()
-        self._counts = dict.fromkeys((DELAYED, VISIBLE, INFLIGHT), 0)
+        self._held = {state: _Held(TRANSITIONS[state]) for state in (DELAYED, VISIBLE, INFLIGHT, GONE)}
+        self._visible = self._held[VISIBLE]
 
     def count(self, state: State) -> int:
-        return self._counts[state]
+        return self._held[state].count
 
     def move(self, message: Message, to: State, arriving: bool = False) -> None:
         """The one place a message changes state: its old state's count goes down, the
         new one's up. An arriving message (sent, moved in, put back by a store) is in
         no count yet."""
         if arriving:
-            if to not in TRANSITIONS[ARRIVING]:
+            if to not in _ARRIVALS:
                 raise TransitionRefused(f"an arriving message cannot be {to.value}")
         else:
             was = message.state
-            if to not in TRANSITIONS[was]:
+            held = self._held[was]
+            if to not in held.moves:
                 raise TransitionRefused(f"a message {was.value} cannot become {to.value}")
-            self._counts[was] -= 1
+            held.count -= 1
             if was is DELAYED:
                 self._ready.delayed(message, False)
-        if to is not GONE:
-            self._counts[to] += 1
+        if to is not GONE:  # gone messages are not counted
+            self._held[to].count += 1
             if to is DELAYED:
                 self._ready.delayed(message, True)
         message.state = to
 
     def available(self) -> bool:
         """Whether a receive would get a message now (a FIFO queue's visible ones may all be in locked groups)."""
-        return self._counts[VISIBLE] > 0 and self._ready.available()
+        return self._visible.count > 0 and self._ready.available()
 
     def pick(self) -> Generator[Message, None, None]:
         return self._ready.pick()
