@@ -105,7 +105,7 @@ def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tup
     body = validation.body(entry.get("MessageBody"))
     encoded = body.encode()
     attributes = entry.get("MessageAttributes") or {}
-    size = len(encoded) + validation.message_attributes(attributes) if attributes else len(encoded)
+    size = len(encoded) + (validation.message_attributes(attributes) if attributes else 0)
     if size > settings.maximum_message_size:
         raise invalid_reason(f"Message must be shorter than {settings.maximum_message_size} bytes.")
     system_attributes = entry.get("MessageSystemAttributes") or {}

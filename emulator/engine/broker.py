@@ -7,11 +7,12 @@ targets and sources, move tasks, and AWS's 60-second lifecycle rules.
 import threading
 
 from emulator import limits
-from emulator.engine import collector, redrive
+from emulator.engine import redrive
 from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.engine.fifo import FifoQueue
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.move_tasks import RUNNING, MoveTask
+from emulator.engine.observer import BrokerObserver
 from emulator.engine.queue import Queue
 from emulator.engine.scheduler import HeapScheduler
 from emulator.engine.standard import StandardQueue
@@ -28,6 +29,7 @@ class Broker:
         receipts: str = "aws",
         journal: Journal = NO_JOURNAL,
         max_waits: int = DEFAULT_MAX_WAITS,
+        observer: BrokerObserver | None = None,
     ):
         self.clock = clock or RealClock()
         self.waits = Waits(max_waits)  # long polls waiting now, against their cap
@@ -40,11 +42,15 @@ class Broker:
         self._deleted_at: dict[tuple[str, str, str], float] = {}
         self._move_tasks: dict[str, list[MoveTask]] = {}  # by source ARN, most recent first
         self._lock = threading.Lock()
-        collector.install()
+        self._observer = observer or BrokerObserver()  # the program's policies (observer.py)
+        self._on_sent = None if observer is None else observer.messages_sent  # a send tests it, no call
         if isinstance(self.clock, ManualClock):  # no thread: due callbacks run when it is advanced
             self.clock.on_advance(self._time_moved)
         else:
             self.scheduler.start()
+
+    def __repr__(self) -> str:
+        return f"<Broker {len(self._queues)} queues, {type(self.clock).__name__} at {self.clock.now():.3f}>"
 
     def close(self) -> None:
         """Stop time and release long polls; a store keeps what it has (nothing is journaled)."""
@@ -67,7 +73,7 @@ class Broker:
             self.journal.reset()
         for queue in queues:
             queue.close()
-        collector.thaw()
+        self._observer.queues_gone()
 
     # -- queues -------------------------------------------------------------
 
@@ -114,6 +120,7 @@ class Broker:
             self.queue_by_arn,
             self.receipts,
             self.journal,
+            self._on_sent,
         )
 
     def set_attributes(self, queue: Queue, attributes: dict[str, str]) -> None:
@@ -142,7 +149,7 @@ class Broker:
                 self._deleted_at[key] = self.clock.now()
                 self.journal.queue_deleted(queue, self._deleted_at[key])
         queue.close()
-        collector.thaw()
+        self._observer.queues_gone()
 
     def all_queues(self) -> list[Queue]:
         """Every queue of every account and region (the admin API's view)."""

@@ -23,8 +23,8 @@ from collections import deque
 from collections.abc import Callable
 
 from emulator.engine.clock import Clock
+from emulator.engine.lazy_deletions import LazyDeletions
 from emulator.engine.message import DeliveryFields, Message
-from emulator.engine.ready_order import LazyDeletions
 from emulator.engine.scheduler import Scheduler, Timer
 
 

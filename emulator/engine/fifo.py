@@ -26,9 +26,10 @@ from collections.abc import Generator
 from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.expiring import ExpiringMap
+from emulator.engine.lazy_deletions import LazyDeletions
 from emulator.engine.message import INFLIGHT, Delivery, Message, Sent
 from emulator.engine.queue import Queue
-from emulator.engine.ready_order import LazyDeletions, SendOrder
+from emulator.engine.ready_order import SendOrder
 from emulator.errors import invalid_parameter
 
 DEDUP_WINDOW = float(limits.DEDUP_WINDOW_SECONDS)
@@ -108,7 +109,7 @@ class GroupOrder:
         if group is None:
             group = self._groups[key] = _Group()
         group.visible.push(message)
-        self._file(key, group)
+        self._file_if_ready(key, group)
 
     def discard(self, message: Message) -> None:
         if self._entries.departed():
@@ -130,7 +131,7 @@ class GroupOrder:
         if group.empty():
             del self._groups[key]
             return False
-        return self._file(key, group)
+        return self._file_if_ready(key, group)
 
     def available(self) -> bool:
         return self._ready_first()
@@ -149,22 +150,23 @@ class GroupOrder:
                     group.visible.pop()
                     yield message
             finally:
-                self._settle(key, group)
+                self._refile_or_forget(key, group)
 
-    def _file(self, key: GroupKey, group: _Group) -> bool:
+    def _file_if_ready(self, key: GroupKey, group: _Group) -> bool:
+        """Put a ready group that is not in line at the back of the ready deque: True if it went in."""
         if group.queued or not group.ready():
             return False
         group.queued = True
         self._ready.append(key)
         return True
 
-    def _settle(self, key: GroupKey, group: _Group) -> None:
+    def _refile_or_forget(self, key: GroupKey, group: _Group) -> None:
         """After a pick left a group: back of the line if still ready, forgotten if empty."""
         if group.empty():
             if self._groups.get(key) is group:
                 del self._groups[key]
         else:
-            self._file(key, group)
+            self._file_if_ready(key, group)
 
     def _ready_first(self) -> bool:
         """Whether a group is ready, dropping entries of groups that stopped being ready:

@@ -1,39 +1,55 @@
 """A queue: what SQS's operations on one queue do, under the queue's one lock.
 
-The queue's parts, each in its own module: the message states and their
-counts (states.py), the messages in arrival order and their retention
-(retention.py), the ready order a receive picks from (ready_order.py; standard
-queues in standard.py, FIFO queues in fifo.py), and the typed settings read
-from the attributes (attributes.py). Time-driven transitions are callbacks on
-the shared scheduler. The long-poll condition notifies on every transition to
-visible.
-
-A move into another queue (a dead letter, a move task) is the target queue's
-accept_move, which holds both locks, so the message is never in both queues or
-in neither; a queue's part in moves is its base class, QueueTransfers (transfers.py).
+One class, as CPython's queue.Queue is, whose parts are members made with what
+they need: what it is set to (`config`, queue_config.py) and its message states
+(states.py), which keep the arrival order and retention (retention.py), the
+deadlines (deadlines.py) and the ready order a receive picks from
+(ready_order.py). Time-driven transitions are callbacks on the shared
+scheduler; every transition to visible notifies the long-poll condition.
+Standard and FIFO queues (standard.py, fifo.py) fill in its hooks: _new_order()
+(required), _receipt_policy(), _accept(), _stamp(), _dead_letter_copy(),
+_drop_all(). A move into another queue is the target's accept_move, under both
+locks, so the message is never in both queues or in neither (transfers.py).
 """
 
 import threading
 from collections.abc import Callable, Iterable
+from operator import attrgetter
 from typing import Any
 
 from emulator import limits
-from emulator.engine import collector, receipts
+from emulator.engine import attributes as queue_attributes
+from emulator.engine import receipts, transfers
 from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import DELAYED, INFLIGHT, VISIBLE, Delivery, Message, Sent, State
+from emulator.engine.queue_config import QueueConfig, setting
 from emulator.engine.scheduler import Scheduler
 from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
-from emulator.engine.transfers import QueueTransfers, Transfer
+from emulator.engine.transfers import Transfer
 from emulator.errors import SqsError, invalid_parameter
 
 
-class Queue(QueueTransfers):
-    """Subclasses set ``kind`` and provide ``_new_order()``; see standard.py and fifo.py."""
-
+class Queue:
     kind = ""
+    fifo = False
+    dedup_scope: str | None = None  # FIFO: DeduplicationScope as created (fifo.py)
+
+    delay_seconds = setting("delay_seconds")
+    visibility_timeout = setting("visibility_timeout")
+    retention_period = setting("retention_period")
+    maximum_message_size = setting("maximum_message_size")
+    receive_wait_seconds = setting("receive_wait_seconds")
+    redrive = setting("redrive")
+    redrive_allow = setting("redrive_allow")
+    # FIFO only (False on a standard queue, as in Settings); here so that code holding a Queue may ask.
+    content_based_deduplication = setting("content_based_deduplication")
+    attributes = property(attrgetter("config.attributes"), doc="config.attributes: as AWS shows them")
+    tags = property(attrgetter("config.tags"), doc="config.tags")
+
+    settings: queue_attributes.Settings  # read from the attributes each time they change (_configure)
 
     def __init__(
         self,
@@ -46,10 +62,19 @@ class Queue(QueueTransfers):
         find_queue: Callable[[str], "Queue | None"] = lambda arn: None,
         receipt_mode: str = "aws",
         journal: Journal = NO_JOURNAL,
+        on_sent: Callable[[int], None] | None = None,
     ):
-        super().__init__(account, region, name, clock, journal)
+        self.account = account
+        self.region = region
+        self.name = name
+        self.arn = f"arn:aws:sqs:{region}:{account}:{name}"
+        self.created_at = self.modified_at = int(clock.now())
+        self._clock = clock
+        self._journal = journal
+        self._lock = threading.Lock()  # the queue's one lock: its messages' too
         self._scheduler = scheduler
         self._find_queue = find_queue  # by ARN: dead-letter targets
+        self._on_sent = on_sent  # told how many messages each send took (observer.py)
         self._receipts = self._receipt_policy(receipt_mode)
         self._message_visible = threading.Condition(self._lock)
         self.stats = QueueStats()
@@ -60,7 +85,17 @@ class Queue(QueueTransfers):
         self.deleted = False
         self.purged_at: float | None = None
         self.faults: FaultPolicy | None = None
-        self._set(attributes)
+        self.config = QueueConfig(self.fifo)
+        self._configure(attributes)
+
+    def __repr__(self) -> str:
+        # No lock and no walk: a debugger may stop while a thread holds the lock.
+        counts = self._states.count
+        return (
+            f"<{type(self).__name__} {self.name} {self.account}/{self.region}"
+            f"{' deleted' if self.deleted else ''}: {counts(VISIBLE)} visible, "
+            f"{counts(INFLIGHT)} in flight, {counts(DELAYED)} delayed>"
+        )
 
     def _receipt_policy(self, mode: str):
         return receipts.POLICIES[mode]
@@ -68,8 +103,31 @@ class Queue(QueueTransfers):
     def _new_order(self):
         raise NotImplementedError
 
-    def _settings_changed(self) -> None:
+    def _configure(self, attributes: dict[str, str]) -> None:
+        self.settings = self.config.set(attributes)
         self._messages.retain_for(self.settings.retention_period)
+
+    # -- what the queue is set to ---------------------------------------------
+
+    def set_attributes(self, attributes: dict[str, str]) -> None:
+        with self._lock:
+            self._configure(attributes)
+            self.modified_at = int(self._clock.now())
+            self._journal.queue_saved(self)
+
+    def tag(self, tags: dict[str, str]) -> None:
+        with self._lock:
+            self.config.tag(tags)
+            self._journal.queue_saved(self)
+
+    def untag(self, keys) -> None:
+        with self._lock:
+            self.config.untag(keys)
+            self._journal.queue_saved(self)
+
+    def differing_attribute(self, attributes: dict[str, str]) -> str | None:
+        """The first given attribute whose value differs from this queue's, for CreateQueue."""
+        return self.config.differing_attribute(attributes)
 
     def counts(self) -> dict[str, int]:
         with self._lock:
@@ -88,7 +146,8 @@ class Queue(QueueTransfers):
         with self._lock:
             now = self._clock.now()
             sent = [self._accept(message, now, delay) for message, delay in batch]
-        collector.took(len(sent))
+        if self._on_sent is not None:
+            self._on_sent(len(sent))
         return sent
 
     def _accept(self, message: Message, now: float, delay: float) -> Message | Sent:
@@ -153,7 +212,7 @@ class Queue(QueueTransfers):
         now = self._clock.now()
         deliveries: list[Delivery] = []
         held_back = None
-        redrive = self.redrive
+        redrive = self.settings.redrive
         # Only deliveries take room in flight (a dead-letter move takes none).
         room = min(max_messages, limits.MAX_INFLIGHT - self._states.count(INFLIGHT))
         deliver = self._states.deliver
@@ -161,7 +220,7 @@ class Queue(QueueTransfers):
         try:
             for message in picks:
                 if redrive and message.receive_count >= redrive.max_receive_count:
-                    outcome = self._dead_letter(message, now)
+                    outcome = self._dead_letter(message, now, redrive.target_arn)
                     if outcome is Transfer.MOVED:
                         continue
                     if outcome is Transfer.BUSY:
@@ -209,7 +268,7 @@ class Queue(QueueTransfers):
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
         seq, message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._states.handle_target(seq, message_id, nonce)
+            message, latest = self._states.named_by_handle(seq, message_id, nonce)
             if message is None:
                 raise receipts.not_available(receipt_handle)
             self._receipts.may_change(receipt_handle, latest, message.state is INFLIGHT)
@@ -268,11 +327,53 @@ class Queue(QueueTransfers):
             self._messages.count_from(seq)
             return self._states.restore(messages, self._clock.now(), self.retention_period)
 
+    # -- moves between queues (transfers.py) -----------------------------------
+
+    def move_out(self, limit: int, destination: Callable[[Message], "Queue | None"]) -> tuple[int, bool]:
+        """Move up to `limit` visible messages, in the order a receive would take
+        them, each as a new message into destination(message). Returns (moved,
+        failed): failed when a message has no destination queue."""
+        if limit <= 0:
+            return 0, False
+        with self._lock:
+            return transfers.move_out(self._states, self._clock.now(), limit, destination)
+
+    def accept_move(self, message: Message, sent_at: float, remove_original: Callable[[], None]) -> Transfer:
+        """Take a message another queue moves here; the caller holds that queue's lock.
+        remove_original() takes it out there while both locks are held, so it is never
+        in both queues or in neither. Waits at most TRANSFER_WAIT for this queue's lock."""
+        if not self._lock.acquire(timeout=transfers.TRANSFER_WAIT):
+            return Transfer.BUSY
+        try:
+            if self.deleted:
+                return Transfer.NO_TARGET
+            remove_original()
+            self._enqueue(message, sent_at, 0)
+            self.stats.moved_in += 1
+            return Transfer.MOVED
+        finally:
+            self._lock.release()
+
     # -- caller holds the lock ------------------------------------------------
+
+    def _dead_letter(self, message: Message, now: float, target_arn: str) -> Transfer:
+        """Move a picked message that reached maxReceiveCount to the queue of `target_arn`."""
+        target = self._find_queue(target_arn)
+        if target is None or target is self:
+            return Transfer.NO_TARGET
+        outcome = transfers.transfer(self._states, message, target, *self._dead_letter_copy(message, now))
+        if outcome is Transfer.MOVED:
+            self.stats.dead_lettered += 1
+        return outcome
+
+    def _dead_letter_copy(self, message: Message, now: float) -> tuple[Message, float]:
+        """The message as the dead-letter queue takes it, and its enqueue time there.
+        A standard queue keeps the original, so retention counts from the first send."""
+        return message.dead_lettered(self.arn), message.sent_at
 
     def _delete(self, receipt_handle: str) -> None:
         seq, message_id, nonce = receipts.decode(receipt_handle)
-        message, latest = self._states.handle_target(seq, message_id, nonce)
+        message, latest = self._states.named_by_handle(seq, message_id, nonce)
         if message is None:
             return
         if self._receipts.may_delete(receipt_handle, latest, message.state is INFLIGHT):

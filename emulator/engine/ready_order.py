@@ -7,8 +7,7 @@ state change that matters to it and asks it only what is named here.
 
 Both orders keep their entries in heaps and delete lazily: an entry of a
 message that went away stays until it reaches a heap's top or the order
-compacts. LazyDeletions is that bookkeeping, shared by both orders and by the
-queue's arrival order (retention.py).
+compacts (lazy_deletions.py counts them).
 """
 
 import heapq
@@ -17,10 +16,6 @@ from collections.abc import Generator
 from typing import Protocol
 
 from emulator.engine.message import VISIBLE, Message
-
-# Compact when more than this many entries belong to departed messages (and
-# they outnumber the live ones): the index stays at most about twice its size.
-COMPACT_AFTER = 1024
 
 
 class ReadyOrder(Protocol):
@@ -111,24 +106,3 @@ class SendOrder:
         live._back = [entry for entry in self._back if entry[1].state is VISIBLE]
         heapq.heapify(live._back)
         return live
-
-
-class LazyDeletions:
-    """Counts of an index that leaves departed messages' entries in place: compact
-    when they pile up. The index adds 1 to `live` for an entry it adds and takes 1
-    off for one it pops (a field, not a call: these run for every message)."""
-
-    __slots__ = ("gone", "live")
-
-    def __init__(self):
-        self.live = 0  # entries of messages still there
-        self.gone = 0  # entries of messages that went away, at most
-
-    def departed(self) -> bool:
-        """A message went away and its entry stays: True when the index should compact now."""
-        self.live -= 1
-        self.gone += 1
-        return self.gone > COMPACT_AFTER and self.gone > self.live
-
-    def compacted(self) -> None:
-        self.gone = 0

@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from emulator.engine.clock import Clock
+from emulator.engine.lazy_deletions import LazyDeletions
 from emulator.engine.message import Message, State
-from emulator.engine.ready_order import LazyDeletions
 from emulator.engine.scheduler import Scheduler, Timer
 
 

@@ -20,10 +20,11 @@ import heapq
 from collections.abc import Generator
 
 from emulator.engine.clock import Clock
+from emulator.engine.lazy_deletions import LazyDeletions
 from emulator.engine.message import DELAYED, INFLIGHT, VISIBLE, Message
 from emulator.engine.noisy_tenants import NoisyTenants
 from emulator.engine.queue import Queue
-from emulator.engine.ready_order import LazyDeletions, SendOrder
+from emulator.engine.ready_order import SendOrder
 
 
 class _Tenant:

@@ -2,7 +2,8 @@
 
 MessageStates.move is the one place a message changes state, and the counts
 change with it: ApproximateNumberOfMessages and its two siblings are always
-the number of messages in each state. The transitions around it keep the rest
+the number of messages in each state. The moves a message may make are a
+table, TRANSITIONS (as h11 keeps its state machine); move() refuses any other. The transitions around it keep the rest
 in step: the ready order (which visible message a receive gets, ready_order.py),
 the receivers waiting in a long poll (woken only when there are any), the
 deadlines of delays and visibility timeouts (deadlines.py), and the journal. A
@@ -26,6 +27,35 @@ from emulator.engine.ready_order import ReadyOrder
 from emulator.engine.retention import Arrivals
 from emulator.engine.scheduler import Scheduler
 from emulator.engine.stats import QueueStats
+
+ARRIVING = None  # a message coming into the queue: sent, moved in, or put back by a store; in no count
+
+# From each state, the states move() lets a message go to. Every state may end in GONE:
+# deleted, expired, purged, its queue deleted, or moved to another queue (whose copy arrives there).
+TRANSITIONS: dict[State | None, frozenset[State]] = {
+    # visible at once, or after its delay; a store puts back an in-flight message as it was
+    ARRIVING: frozenset({VISIBLE, DELAYED, INFLIGHT}),
+    DELAYED: frozenset({VISIBLE, GONE}),  # its delay ended
+    VISIBLE: frozenset({INFLIGHT, GONE}),  # received
+    INFLIGHT: frozenset({VISIBLE, GONE}),  # its visibility timeout ended, or was set to 0
+    GONE: frozenset(),  # for good: what comes back is a new message
+}
+_ARRIVALS = TRANSITIONS[ARRIVING]  # the row every send checks, looked up once
+
+
+class _Held:
+    """One state of a queue's messages: how many are in it, and the states they may move to
+    from it (its TRANSITIONS row). One lookup by state finds both (move() runs per message)."""
+
+    __slots__ = ("count", "moves")
+
+    def __init__(self, moves: frozenset[State]):
+        self.count = 0
+        self.moves = moves
+
+
+class TransitionRefused(RuntimeError):
+    """A move TRANSITIONS does not allow: a bug of the engine's, refused before anything changed."""
 
 
 class MessageStates:
@@ -51,28 +81,36 @@ class MessageStates:
         self._deadlines = Deadlines(clock, scheduler, lock, self._deadline_reached)
         self.waiting = 0  # receivers in a long poll: a message that becomes visible wakes one
         self._ready = new_order()
-        self._counts = dict.fromkeys((DELAYED, VISIBLE, INFLIGHT), 0)
+        self._held = {state: _Held(TRANSITIONS[state]) for state in (DELAYED, VISIBLE, INFLIGHT, GONE)}
+        self._visible = self._held[VISIBLE]
 
     def count(self, state: State) -> int:
-        return self._counts[state]
+        return self._held[state].count
 
     def move(self, message: Message, to: State, arriving: bool = False) -> None:
         """The one place a message changes state: its old state's count goes down, the
         new one's up. An arriving message (sent, moved in, put back by a store) is in
         no count yet."""
-        if not arriving:
-            self._counts[message.state] -= 1
-            if message.state is DELAYED:
+        if arriving:
+            if to not in _ARRIVALS:
+                raise TransitionRefused(f"an arriving message cannot be {to.value}")
+        else:
+            was = message.state
+            held = self._held[was]
+            if to not in held.moves:
+                raise TransitionRefused(f"a message {was.value} cannot become {to.value}")
+            held.count -= 1
+            if was is DELAYED:
                 self._ready.delayed(message, False)
-        if to is not GONE:
-            self._counts[to] += 1
+        if to is not GONE:  # gone messages are not counted
+            self._held[to].count += 1
             if to is DELAYED:
                 self._ready.delayed(message, True)
         message.state = to
 
     def available(self) -> bool:
         """Whether a receive would get a message now (a FIFO queue's visible ones may all be in locked groups)."""
-        return self._counts[VISIBLE] > 0 and self._ready.available()
+        return self._visible.count > 0 and self._ready.available()
 
     def pick(self) -> Generator[Message, None, None]:
         return self._ready.pick()
@@ -81,7 +119,7 @@ class MessageStates:
         """A picked message neither delivered nor moved goes back in line (it stayed VISIBLE)."""
         self._ready.add(message)
 
-    def handle_target(self, seq: int, message_id: bytes, nonce: int) -> tuple[Message | None, bool]:
+    def named_by_handle(self, seq: int, message_id: bytes, nonce: int) -> tuple[Message | None, bool]:
         """The message a decoded receipt handle names (receipts.decode), and whether the
         handle is its latest; counts a handle whose receive is over or whose message is gone."""
         message = self.arrivals.get(seq)

@@ -31,6 +31,9 @@ class Mapping:
         self._poller: Poller | None = None
         self._running = threading.Lock()  # one change of poller at a time
 
+    def __repr__(self) -> str:
+        return f"<Mapping {self.id} {self.queue.name} -> {self.spec.target.name}: {self.state}>"
+
     @property
     def function_name(self) -> str:
         return re.sub(r"[^A-Za-z0-9_-]+", "-", self.spec.target.name).strip("-")[:64] or "function"

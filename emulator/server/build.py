@@ -9,11 +9,11 @@ scripts share.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from dataclasses import dataclass
 
 from emulator import limits
-from emulator.engine import collector
 from emulator.engine.broker import Broker
 from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.engine.waits import DEFAULT_MAX_WAITS
@@ -21,6 +21,7 @@ from emulator.events.registry import EventSources
 from emulator.server import config
 from emulator.server.app import EmulatorApp
 from emulator.server.auth import Verifier
+from emulator.server.collector import CollectorPolicy
 from emulator.server.guard import Guard
 from emulator.server.http import HttpServer, Limits
 from emulator.server.options import CLOCKS, OptionError, checked
@@ -72,11 +73,16 @@ class Options:
     request_timeout: float = 30.0  # seconds a request may take to arrive, line to last body byte
     idle_timeout: float = 120.0  # seconds a keep-alive connection may wait for its next request
     log_level: str = "info"  # the command line's; build() leaves logging to its caller
+    # The garbage-collector policy (server/collector.py), the process's: the command line's;
+    # serve() leaves it off. Python only (no flag).
+    tune_gc: bool = True
 
     def __post_init__(self):
         # One refusal at a time: the first bad value in the table's order.
         for name, value in checked(self).items():
             object.__setattr__(self, name, value)  # as read: "MANUAL" is "manual", "9324" is 9324
+        if not isinstance(self.tune_gc, bool):
+            raise OptionError("tune_gc", f"must be True or False, not {self.tune_gc!r}")
         if self.require_auth and not self.config:
             raise OptionError("require_auth", "needs --config with [[credentials]] (access_key, secret_key, account)")
 
@@ -91,6 +97,7 @@ class Emulator:
     http: HttpServer | None  # None when built without listening
     admin_token: str | None = None  # with require_auth: what the admin API asks for
     code_token: str | None = None  # with allow_code_targets: what a command or module target over HTTP carries
+    collector: CollectorPolicy | None = None  # with tune_gc: the process's collector policy
 
     def close(self) -> None:
         self.app.event_sources.clear()  # before the queues close: no poller outlives its queue
@@ -98,6 +105,8 @@ class Emulator:
         if self.http is not None:
             self.http.server_close()
         self.store.close()
+        if self.collector is not None:
+            self.collector.stop()
 
 
 def build(options: Options, listen: bool = True) -> Emulator:
@@ -112,6 +121,7 @@ def build(options: Options, listen: bool = True) -> Emulator:
     else:
         clock = RealClock(wait_cap=options.long_poll_cap)
     cooling = options.cooldowns != "off"
+    collector = CollectorPolicy() if options.tune_gc else None
     broker = Broker(
         clock,
         purge_cooldown=options.purge_cooldown if cooling else 0,
@@ -119,11 +129,13 @@ def build(options: Options, listen: bool = True) -> Emulator:
         receipts=options.receipts,
         journal=store,
         max_waits=options.max_waits,
+        observer=collector,
     )
     code_token = secrets.token_urlsafe(24) if options.allow_code_targets else None
     event_sources = EventSources(clock, code_token)
     try:
-        store.recover(broker)
+        with collector.paused() if collector is not None else contextlib.nullcontext():
+            store.recover(broker)
         if options.config:
             config.apply(options.config, broker, options.account_id, options.region, event_sources)
         verifier, admin_token = _authentication(options)
@@ -147,8 +159,9 @@ def build(options: Options, listen: bool = True) -> Emulator:
         broker.close()
         store.close()
         raise
-    collector.freeze()  # what start-up loaded (the service model, modules, configured queues) lives as long as the process
-    return Emulator(store, broker, app, http, admin_token, code_token)
+    if collector is not None:
+        collector.start()  # what start-up loaded (modules, the service model, recovered queues) stays
+    return Emulator(store, broker, app, http, admin_token, code_token, collector)
 
 
 def _authentication(options: Options) -> tuple[Verifier | None, str | None]:

@@ -1,6 +1,6 @@
 """Recovery: what a store's file holds, read back as plain values.
 
-read_kept() only reads; the caller puts the result back through the broker's
+read_contents() only reads; the caller puts the result back through the broker's
 recovery hooks and writes what it changes (rows of expired messages, rows left
 of deleted queues). The manual clock's time is read apart (read_clock), on
 opening: the broker is built on it, and the rest is read as of its now.
@@ -18,7 +18,7 @@ from emulator.store.rows import (
     SELECT_MESSAGES,
     SELECT_MOVE_TASKS,
     SELECT_QUEUES,
-    KeptQueue,
+    StoredQueue,
     dedup_from_row,
     message_from_row,
     move_task_from_row,
@@ -26,10 +26,10 @@ from emulator.store.rows import (
 )
 
 
-class Kept(NamedTuple):
+class StoreContents(NamedTuple):
     """Everything a store's file holds that is still alive, as of one moment."""
 
-    queues: list[KeptQueue]  # in the order they were created, each with its messages and dedup ids
+    queues: list[StoredQueue]  # in the order they were created, each with its messages and dedup ids
     move_tasks: list[tuple[str, dict]]  # (source queue ARN, MoveTask.state())
     cooldowns: list[tuple[str, str, str, float]]  # (account, region, name, deleted_at) of names not yet free
     orphans: set[int]  # ids of deleted queues that still have message or dedup rows
@@ -41,24 +41,24 @@ def read_clock(db: sqlite3.Connection) -> float | None:
     return row[0] if row else None
 
 
-def read_kept(db: sqlite3.Connection, now: float, recreate_cooldown: float) -> Kept:
+def read_contents(db: sqlite3.Connection, now: float, recreate_cooldown: float) -> StoreContents:
     """Every queue with its messages and its dedup ids unexpired at `now`, every move
     task, and the re-create cooldowns still running at `now`. Damage in the file
     raises sqlite3.DatabaseError."""
-    queues = {kept.queue_id: kept for kept in map(queue_from_row, db.execute(SELECT_QUEUES))}
+    queues = {queue.queue_id: queue for queue in map(queue_from_row, db.execute(SELECT_QUEUES))}
     orphans = set()  # rows a queue's last requests wrote as it was deleted
     for queue_id, rows in itertools.groupby(db.execute(SELECT_MESSAGES), key=itemgetter(0)):
-        kept = queues.get(queue_id)
-        if kept is None:
+        queue = queues.get(queue_id)
+        if queue is None:
             orphans.add(queue_id)
             continue
-        kept.messages = [message_from_row(row) for row in rows]
+        queue.messages = [message_from_row(row) for row in rows]
     for row in db.execute(SELECT_DEDUP, (now,)):
-        kept = queues.get(row[0])
-        if kept is None:
+        queue = queues.get(row[0])
+        if queue is None:
             orphans.add(row[0])
             continue
-        kept.dedup.append(dedup_from_row(row))
+        queue.dedup.append(dedup_from_row(row))
     move_tasks = [move_task_from_row(row) for row in db.execute(SELECT_MOVE_TASKS)]
     cooldowns = db.execute(SELECT_COOLDOWNS, (now - recreate_cooldown,)).fetchall()
-    return Kept(list(queues.values()), move_tasks, cooldowns, orphans)
+    return StoreContents(list(queues.values()), move_tasks, cooldowns, orphans)

@@ -394,7 +394,7 @@ def message_from_row(row: tuple) -> Message:
 
 
 @dataclass(slots=True)
-class KeptQueue:
+class StoredQueue:
     """A queue as the store kept it: its row, then its messages and dedup ids as recovery reads them."""
 
     queue_id: int
@@ -413,10 +413,10 @@ class KeptQueue:
     dedup: list[tuple] = field(default_factory=list)  # (key, Sent, expires_at), oldest first
 
 
-def queue_from_row(row: tuple) -> KeptQueue:
+def queue_from_row(row: tuple) -> StoredQueue:
     """A queue from its row (SELECT_QUEUES), without its messages and dedup ids yet."""
     queue_id, account, region, name, fifo, attributes, tags, created_at, modified_at, purged_at, seq, dedup_scope = row
-    return KeptQueue(
+    return StoredQueue(
         queue_id,
         account,
         region,

@@ -7,17 +7,15 @@ recovery hooks; from then on each report of the engine becomes a change record
 itself: each queue's row id.
 """
 
-import gc
 import logging
 import os
 import sqlite3
 import threading
 import weakref
 
-from emulator.engine import collector
 from emulator.store.base import SYNC_MODES, Store
 from emulator.store.opening import damaged, lock_directory, open_database
-from emulator.store.recovery import Kept, read_clock, read_kept
+from emulator.store.recovery import StoreContents, read_clock, read_contents
 from emulator.store.rows import (
     AddDedup,
     AddMessage,
@@ -61,26 +59,19 @@ class SqliteStore(Store):
         """Put back what the file holds into `broker`, built with this store as its
         journal and (on a manual clock) clock_time as its time; then start writing."""
         clock = broker.clock
-        collecting = gc.isenabled()
-        gc.disable()  # recovery only creates objects: cyclic collections would rescan them all, again and again
         try:
-            try:
-                kept = read_kept(self._db, clock.now(), broker.recreate_cooldown)
-            except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
-                raise damaged(self.path, error) from None
-            self._restore(broker, kept)
-            collector.freeze()  # every restored message is long-lived: no full collection walks them
-        finally:
-            if collecting:
-                gc.enable()
+            contents = read_contents(self._db, clock.now(), broker.recreate_cooldown)
+        except sqlite3.DatabaseError as error:  # recovery reads every row: damage shows here
+            raise damaged(self.path, error) from None
+        self._restore(broker, contents)
         if clock.manual:
             clock.on_advance(lambda: self._writer.report(SetClock(clock.now())))
             self._writer.report(SetClock(clock.now()))
         self._writer.start(clock)
 
-    def _restore(self, broker, kept: Kept) -> None:
+    def _restore(self, broker, contents: StoreContents) -> None:
         restored = []
-        for row in kept.queues:
+        for row in contents.queues:
             queue = broker.restore_queue(
                 row.account,
                 row.region,
@@ -105,13 +96,13 @@ class SqliteStore(Store):
         for queue, row in restored:
             if row.dedup:
                 queue.restore_dedup(row.dedup)
-        for queue_id in kept.orphans:
+        for queue_id in contents.orphans:
             self._writer.report(EmptyQueue(queue_id))
         by_arn = {queue.arn: queue for queue, _ in restored}
-        for source_arn, state in kept.move_tasks:
+        for source_arn, state in contents.move_tasks:
             if source_arn in by_arn:
                 broker.restore_move_task(by_arn[source_arn], state)
-        for account, region, name, deleted_at in kept.cooldowns:
+        for account, region, name, deleted_at in contents.cooldowns:
             broker.restore_cooldown(account, region, name, deleted_at)
         log.info("store %s: %d queues and %d messages restored", self.path, len(restored), messages)
 

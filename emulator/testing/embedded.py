@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
 HOST = "127.0.0.1"
 # Where serve() differs from the command line: a free port, time moved by the test, no cooldowns.
-DEFAULTS = {"port": 0, "clock": "manual", "purge_cooldown": 0.0, "recreate_cooldown": 0.0}
+# And the garbage collector left alone: the process is the caller's (serve(tune_gc=True) asks for it).
+DEFAULTS = {"port": 0, "clock": "manual", "purge_cooldown": 0.0, "recreate_cooldown": 0.0, "tune_gc": False}
 POLL_INTERVAL = 0.01  # seconds between two looks of wait_for_message
 
 
@@ -219,13 +220,16 @@ def serve(
     auto_create: bool | None = None,
     long_poll_cap: float | None = None,
     queue_urls: str | None = None,
+    tune_gc: bool | None = None,
 ) -> EmulatorServer:
     """Start the emulator on 127.0.0.1:`port` in a background thread, in memory; use it
     as a context manager, or call .stop(). A keyword left out (None) takes the config
     file's [server] value, else serve()'s default: port 0 (a free port), the manual
     clock, no cooldowns; else the command line's. long_poll_cap: the most real seconds
-    an empty long poll waits; queue_urls: aws, path or host (docs/guides/usage.md, "How queue URLs are formed").
-    Bad values raise ValueError (OptionError), a bad file ConfigError."""
+    an empty long poll waits; queue_urls: aws, path or host (docs/guides/usage.md, "How queue URLs are formed");
+    tune_gc: apply the command line's garbage-collector policy to this process (off: the
+    process is the caller's; emulator/server/collector.py). Bad values raise ValueError
+    (OptionError), a bad file ConfigError."""
     given = {
         "port": port,
         "clock": clock,
@@ -238,6 +242,7 @@ def serve(
         "auto_create": auto_create,
         "long_poll_cap": long_poll_cap,
         "queue_urls": queue_urls,
+        "tune_gc": tune_gc,
     }
     return EmulatorServer(options_for({name: value for name, value in given.items() if value is not None}))
 

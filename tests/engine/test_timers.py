@@ -8,7 +8,7 @@ import weakref
 
 from engine_support import ACCOUNT, REGION, send
 
-from emulator.engine.ready_order import COMPACT_AFTER
+from emulator.engine.lazy_deletions import COMPACT_AFTER
 
 
 def held_by_timers(broker, objects) -> list:

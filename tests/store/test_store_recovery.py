@@ -1,4 +1,4 @@
-"""Recovery: read_kept() returns what the file holds as of a moment, and the store puts
+"""Recovery: read_contents() returns what the file holds as of a moment, and the store puts
 it back into a broker, dropping what expired while the emulator was down."""
 
 import sqlite3
@@ -9,7 +9,7 @@ from store_support import close, open_broker, rows
 from emulator.engine.fifo import DEDUP_WINDOW
 from emulator.engine.message import Sent
 from emulator.store.opening import open_database
-from emulator.store.recovery import read_clock, read_kept
+from emulator.store.recovery import read_clock, read_contents
 
 COOLDOWN = 60
 
@@ -36,8 +36,8 @@ def filled(path):
 def test_read_gives_each_queue_its_messages_in_order_and_its_live_dedup_ids(tmp_path):
     bodies, fifo_id = filled(tmp_path)
     db = open_database(str(tmp_path / "sqs.db"), "off")
-    kept = read_kept(db, T0, COOLDOWN)
-    standard, fifo = kept.queues
+    contents = read_contents(db, T0, COOLDOWN)
+    standard, fifo = contents.queues
     assert (standard.name, [m.id for m in standard.messages], standard.seq, standard.dedup) == (
         "standard",
         bodies,
@@ -46,11 +46,11 @@ def test_read_gives_each_queue_its_messages_in_order_and_its_live_dedup_ids(tmp_
     )
     assert (fifo.name, fifo.fifo, [m.id for m in fifo.messages]) == ("q.fifo", True, [fifo_id])
     assert fifo.dedup == [("d", Sent(fifo_id, fifo.messages[0].sequence_number), T0 + DEDUP_WINDOW)]
-    assert kept.cooldowns == [(ACCOUNT, REGION, "gone", T0)]
-    assert kept.orphans == {99}
+    assert contents.cooldowns == [(ACCOUNT, REGION, "gone", T0)]
+    assert contents.orphans == {99}
     assert read_clock(db) == T0
 
-    later = read_kept(db, T0 + DEDUP_WINDOW, COOLDOWN)  # the dedup window and the cooldown are over
+    later = read_contents(db, T0 + DEDUP_WINDOW, COOLDOWN)  # the dedup window and the cooldown are over
     assert [len(queue.messages) for queue in later.queues] == [3, 1]
     assert [queue.dedup for queue in later.queues] == [[], []]
     assert later.cooldowns == []
@@ -59,7 +59,7 @@ def test_read_gives_each_queue_its_messages_in_order_and_its_live_dedup_ids(tmp_
 
 def test_a_file_never_written_on_a_manual_clock_has_no_clock(tmp_path):
     db = open_database(str(tmp_path / "sqs.db"), "off")
-    assert (read_clock(db), read_kept(db, T0, COOLDOWN)) == (None, ([], [], [], set()))
+    assert (read_clock(db), read_contents(db, T0, COOLDOWN)) == (None, ([], [], [], set()))
     db.close()
 
 

@@ -11,7 +11,7 @@ from engine_support import ACCOUNT, REGION, T0
 from emulator.engine.clock import ManualClock
 from emulator.engine.message import Message, Sent, State, message_key
 from emulator.store.opening import open_database
-from emulator.store.recovery import read_clock, read_kept
+from emulator.store.recovery import read_clock, read_contents
 from emulator.store.rows import (
     DELETE_MESSAGES,
     INSERT_MESSAGE,
@@ -117,8 +117,8 @@ def test_what_each_record_writes_recovery_reads_back(db):
         SaveTask.of(TASK),
         SetClock(T0 + 5),
     )
-    kept = read_kept(db, T0, 60)
-    (queue,) = kept.queues
+    contents = read_contents(db, T0, 60)
+    (queue,) = contents.queues
     assert (
         queue.queue_id,
         queue.account,
@@ -135,7 +135,7 @@ def test_what_each_record_writes_recovery_reads_back(db):
     ) == (1, ACCOUNT, REGION, "q.fifo", True, {"FifoQueue": "true"}, {"team": "a"}, 1, 2, None, 0, "messageGroup")
     assert [fields(m) for m in queue.messages] == [fields(sent)]
     assert queue.dedup == [("plain", Sent("other", None), T0 + 299), (("g", "d"), Sent(sent.id, "18"), T0 + 300)]
-    assert kept.move_tasks == [("arn:q", {"status": "RUNNING", "moved": 3})]
+    assert contents.move_tasks == [("arn:q", {"status": "RUNNING", "moved": 3})]
     assert read_clock(db) == T0 + 5
 
 
@@ -147,25 +147,25 @@ def test_a_dropped_queue_leaves_only_its_cooldown_and_a_reset_leaves_nothing(db)
         AddDedup.of(1, "d", Sent("id", None), T0 + 300),
         DropQueue(1, ACCOUNT, REGION, "q.fifo", T0),
     )
-    assert read_kept(db, T0, 60) == ([], [], [(ACCOUNT, REGION, "q.fifo", T0)], set())
+    assert read_contents(db, T0, 60) == ([], [], [(ACCOUNT, REGION, "q.fifo", T0)], set())
     write(db, SaveQueue.of(2, QUEUE), SaveTask.of(TASK), Reset())
-    assert read_kept(db, T0, 60) == ([], [], [], set())
+    assert read_contents(db, T0, 60) == ([], [], [], set())
 
 
 def test_a_removed_message_row_goes(db):
     write(db, SaveQueue.of(1, QUEUE), AddMessage(1, message()), RemoveMessage(1, 4))
-    assert read_kept(db, T0, 60).queues[0].messages == []
+    assert read_contents(db, T0, 60).queues[0].messages == []
 
 
 def test_a_delivery_change_rewrites_the_delivery_fields_and_emptying_leaves_the_queue(db):
     sent = message()
     redelivered = ChangeMessage(1, 4, ("visible", 2, T0 + 1, f"{2**64 - 3:016x}", T0 + 2, None))
     write(db, SaveQueue.of(1, QUEUE), AddMessage(1, sent), redelivered)
-    (restored,) = read_kept(db, T0, 60).queues[0].messages
+    (restored,) = read_contents(db, T0, 60).queues[0].messages
     sent.state, sent.due = State.VISIBLE, None
     assert fields(restored) == fields(sent)
     write(db, AddDedup.of(1, "d", Sent("id", None), T0 + 300), EmptyQueue(1))
-    (queue,) = read_kept(db, T0, 60).queues
+    (queue,) = read_contents(db, T0, 60).queues
     assert (queue.name, queue.messages, queue.dedup) == ("q.fifo", [], [])
 
 
@@ -185,7 +185,7 @@ def test_a_plain_message_binds_only_what_it_has_and_reads_back_whole(db):
     delayed.state, delayed.due = State.DELAYED, T0 + 60  # a delay has delivery fields
     assert AddMessage(1, delayed).row()[0] is INSERT_MESSAGE
     write(db, SaveQueue.of(1, QUEUE), AddMessage(1, plain), AddMessage(1, full), AddMessage(1, delayed))
-    assert [fields(m) for m in read_kept(db, T0, 60).queues[0].messages] == [
+    assert [fields(m) for m in read_contents(db, T0, 60).queues[0].messages] == [
         fields(plain),
         fields(delayed),
         fields(full),
@@ -196,9 +196,9 @@ def test_a_plain_message_binds_only_what_it_has_and_reads_back_whole(db):
 def test_runs_of_any_length_are_written_many_rows_a_statement(db, count):
     messages = [plain_message(seq) for seq in range(1, count + 1)]
     write(db, SaveQueue.of(1, QUEUE), *(AddMessage(1, m) for m in messages))
-    assert [m.id for m in read_kept(db, T0, 60).queues[0].messages] == [m.id for m in messages]
+    assert [m.id for m in read_contents(db, T0, 60).queues[0].messages] == [m.id for m in messages]
     write(db, *(RemoveMessage(1, seq) for seq in range(2, count + 1)))
-    assert [m.id for m in read_kept(db, T0, 60).queues[0].messages] == [messages[0].id]
+    assert [m.id for m in read_contents(db, T0, 60).queues[0].messages] == [messages[0].id]
 
 
 @pytest.mark.parametrize("max_values", [999, 32766])  # SQLite before 3.32, and after
