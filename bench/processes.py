@@ -171,6 +171,15 @@ class Server:
         self.proc = None
         self.ps = None
 
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the OOM killer ends it: no chance to write anything more."""
+        if self.proc is None:
+            return
+        self.proc.kill()
+        self.proc.wait(timeout=STOP_TIMEOUT_S)
+        self.proc = None
+        self.ps = None
+
     def restart(self) -> None:
         self.stop()
         self.start()
