@@ -20,6 +20,7 @@ import pytest
 
 from bench import cli, thresholds
 from bench.figures import local_depth, saturation, store, store_kill, traced_memory
+from bench.processes import Checkout, run_program
 from bench.results import Results
 from bench.wire import in_threads
 from compat_tests import crash_load
@@ -122,6 +123,26 @@ def test_the_persistence_figures_of_the_app_in_process_and_of_a_sigkill_under_lo
     # What --sync always promises, counted through a real server killed and started again.
     assert kill["always"]["lost"] == 0 and kill["always"]["resurrected"] == 0
     assert "batchA " in report["text"] and "always   kill 1  " in report["text"]
+
+
+def test_a_baseline_tree_with_a_bench_of_its_own_is_measured_by_this_checkouts_bench(tmp_path):
+    """--baseline's programs import its emulator and this checkout's bench, whatever its root holds:
+    the landed commit has a bench/ of its own, without the figures added since."""
+    (tmp_path / "emulator").symlink_to(ROOT / "emulator", target_is_directory=True)
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "__init__.py").write_text('raise ImportError("the baseline tree\'s own bench")\n')
+    measured = run_program("bench.figures.store_app", ["memory", "send1", "-n", "10"], Checkout(tmp_path))
+    assert measured["messages"] == 10
+
+
+def test_a_phase_whose_caller_fails_is_an_error_and_not_a_figure(monkeypatch):
+    from bench.figures import store_app
+    from emulator.store import MEMORY, Store
+
+    monkeypatch.delattr(Store, "when_durable")  # as in a checkout from before it
+    monkeypatch.setattr(MEMORY, "durable", MEMORY.durable)  # put back after the event loop's entry replaces it
+    with pytest.raises(AttributeError, match="when_durable"):
+        store_app.phase("memory", "sendA", 10, 2)
 
 
 def test_the_thresholds_load_and_name_figures_the_benchmark_gives():
