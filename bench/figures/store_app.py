@@ -49,16 +49,21 @@ def phase(mode: str, name: str, n: int, threads: int, profile: str | None = None
     request_cpu: list[float] = []  # each caller's own CPU: the rest of the process's is the writer's
     profiler = cProfile.Profile(time.thread_time) if profile else None  # the request's path, its thread's CPU
 
+    failed: list[Exception] = []  # a caller's error fails the phase (a checkout without Store.when_durable)
+
     def caller() -> None:
         start.wait()
         started = time.thread_time()
         if profiler is not None:
             profiler.enable()
-        if in_flight:
-            event_loop(emulator, client, operation, params, calls, in_flight)
-        else:
-            for _ in range(calls):
-                client.call(operation, params)
+        try:
+            if in_flight:
+                event_loop(emulator, client, operation, params, calls, in_flight)
+            else:
+                for _ in range(calls):
+                    client.call(operation, params)
+        except Exception as e:
+            failed.append(e)
         if profiler is not None:
             profiler.disable()
         request_cpu.append(time.thread_time() - started)
@@ -72,6 +77,8 @@ def phase(mode: str, name: str, n: int, threads: int, profile: str | None = None
         worker.join()
     answered = time.perf_counter()
     emulator.close()  # the writer has caught up: everything sent is written
+    if failed:
+        raise failed[0]
     cpu, wall, answered = time.process_time() - cpu, time.perf_counter() - wall, answered - wall
     if profiler is not None:
         pstats.Stats(profiler).sort_stats(profile or "tottime").print_stats(30)
