@@ -5,7 +5,7 @@ Usage:
   python -m bench --quick                  # a few minutes: smaller, see --help
   python -m bench --baseline /tmp/base     # another checkout measured beside this one
   python -m bench --only saturation        # the saturation phases alone (wrk)
-  python -m bench --only store             # the persistence figures, ~5 min
+  python -m bench --only store             # persistence: seed, server, restart, ~5 min
   python -m bench --only store_app         # the app in process: memory, --sync interval, always
   python -m bench --only store_kill --kill-rounds 1   # what a SIGKILL under load loses
   python -m bench --targets moto,moto      # self-check of the harness
