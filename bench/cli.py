@@ -5,7 +5,9 @@ Usage:
   python -m bench --quick                  # a few minutes: smaller, see --help
   python -m bench --baseline /tmp/base     # another checkout measured beside this one
   python -m bench --only saturation        # the saturation phases alone (wrk)
-  python -m bench --only store             # the persistence figures, ~5 min
+  python -m bench --only store             # persistence: seed, server, restart, ~5 min
+  python -m bench --only store_app         # the app in process: memory, --sync interval, always
+  python -m bench --only store_kill --kill-rounds 1   # what a SIGKILL under load loses
   python -m bench --targets moto,moto      # self-check of the harness
   python -m bench --json out.json --only send,batch_send
 """
@@ -33,6 +35,7 @@ from bench.figures import (
     saturation,
     send,
     store,
+    store_kill,
 )
 from bench.processes import EMULATOR_CMD, FAUXQS_CMD, THIS, Checkout, Server, allow_descriptors, run_program
 from bench.results import Results
@@ -51,7 +54,8 @@ ONE_CLIENT = {
     "rss_heartbeat": rss_heartbeat,
 }
 EVERY = (*LOCAL, *ONE_CLIENT, *saturation.FIGURES)
-GROUPS = {"saturation": saturation.FIGURES, "store": ("store",)}  # store runs only when asked
+PERSISTENCE = ("store", "store_app", "store_kill")  # run only when asked
+GROUPS = {"saturation": saturation.FIGURES}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -71,7 +75,7 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="a second checkout (git worktree add /tmp/base <commit>), "
         "measured beside this one: in-process rounds alternated, and as the target `baseline`",
     )
-    p.add_argument("--only", help=f"comma-separated figures: {', '.join(EVERY)}, or the groups saturation, store")
+    p.add_argument("--only", help=f"comma-separated figures: {', '.join(EVERY + PERSISTENCE)}, or the group saturation")
     p.add_argument("--json", metavar="PATH", help="also write everything, every round, as JSON")
     p.add_argument("--quick", action="store_true", help="smaller everywhere (the defaults in parentheses below)")
     p.add_argument("--emulator-cmd", default=EMULATOR_CMD, help="{python} and {port} are filled in")
@@ -90,8 +94,21 @@ def parse_args(argv=None) -> argparse.Namespace:
     sizes.add_argument("--heartbeats", type=int, help="ChangeMessageVisibility calls of rss_heartbeat (100000; 10000)")
     sizes.add_argument("--polls", type=int, help="long-poll wake samples (100; 20)")
     sizes.add_argument("--repeat", type=int, help="alternated rounds of send, batch_send, recv_delete (4; 1)")
-    sizes.add_argument(
+    stored = p.add_argument_group("persistence: store, store_app, store_kill (quick)")
+    stored.add_argument(
         "--restart-counts", default="100000,1000000", help="stored messages of the store's restart figure"
+    )
+    stored.add_argument("--app-n", type=int, help="store_app: messages a phase (20000; 5000)")
+    stored.add_argument("--app-rounds", type=int, help="store_app: rounds, the modes alternated (3; 1)")
+    stored.add_argument(
+        "--app-threads",
+        type=int,
+        default=32,
+        help="store_app: callers of sendN, batchN; requests in flight of sendA, batchA (32)",
+    )
+    stored.add_argument("--kill-rounds", type=int, help="store_kill: kills under each --sync policy (3; 1)")
+    stored.add_argument(
+        "--kill-acknowledged", type=int, help="store_kill: sends acknowledged before each kill (2000; 500)"
     )
     budgets = p.add_argument_group("budgets in seconds (quick)")
     budgets.add_argument("--phase-budget", type=float, help="a send / batch / recv+delete loop (30; 15)")
@@ -124,9 +141,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     args.labels = targets.labels(names, bool(args.baseline))
     if args.only:
         args.only = {name.strip() for name in args.only.split(",") if name.strip()}
-        unknown = args.only - set(EVERY) - set(GROUPS)
+        unknown = args.only - set(EVERY + PERSISTENCE) - set(GROUPS)
         if unknown:
-            p.error(f"--only: unknown {', '.join(sorted(unknown))}; choose from {', '.join(EVERY)}, saturation, store")
+            p.error(
+                f"--only: unknown {', '.join(sorted(unknown))}; choose from {', '.join(EVERY + PERSISTENCE)}, saturation"
+            )
         args.only |= {figure for group in args.only & set(GROUPS) for figure in GROUPS[group]}
     args.sync_policies = [s for s in args.sync_policies.split(",") if s.strip()]
     if set(args.sync_policies) - set(targets.SYNC_POLICIES):
@@ -159,6 +178,10 @@ def _sizes(args: argparse.Namespace) -> None:
     args.fifo_depths = _ints(args.fifo_depths) if args.fifo_depths else [d for d in args.depths if d <= 100_000]
     args.local_depths = _ints(pick(args.local_depths, "1000,10000,100000,1000000", "1000,10000,100000"))
     args.restart_counts = _ints(args.restart_counts)
+    args.app_n = pick(args.app_n, 20_000, 5_000)
+    args.app_rounds = pick(args.app_rounds, 3, 1)
+    args.kill_rounds = pick(args.kill_rounds, 3, 1)
+    args.kill_acknowledged = pick(args.kill_acknowledged, 2000, 500)
     args.phase_budget = pick(args.phase_budget, 30.0, 15.0)
     args.fill_budget = pick(args.fill_budget, 120.0, 30.0)
     args.receive_budget = pick(args.receive_budget, 60.0, 10.0)
@@ -178,7 +201,7 @@ def run_local(args, results: Results) -> None:
     rounds = harness.Rounds(
         args.inprocess_rounds, args.pyperf_processes, args.pyperf_values, args.pyperf_warmups, args.pyperf_loops
     )
-    checkouts = {"emulator": THIS} | ({"baseline": Checkout(Path(args.baseline).resolve())} if args.baseline else {})
+    checkouts = measured_checkouts(args)
 
     def inprocess() -> dict[str, dict]:
         measured = harness.alternated("bench.figures.inprocess", checkouts, rounds)
@@ -220,6 +243,29 @@ def run_local(args, results: Results) -> None:
         for label, value in measured.items():
             results.add(name, label, value)
             print(f"  {name:<14} {label:<10} {time.monotonic() - started:6.1f} s  {brief(value)[:300]}", flush=True)
+
+
+def measured_checkouts(args) -> dict[str, Checkout]:
+    return {"emulator": THIS} | ({"baseline": Checkout(Path(args.baseline).resolve())} if args.baseline else {})
+
+
+def run_persistence(args, log_dir: str, results: Results) -> None:
+    """The persistence figures asked for, in order; a figure's error is its result."""
+    figures = {
+        "store": lambda: {"emulator": store.run(args, log_dir)},
+        "store_app": lambda: store.run_app(args, measured_checkouts(args)),
+        "store_kill": lambda: {"emulator": store_kill.run(args, log_dir)},
+    }
+    for name, work in figures.items():
+        if not (args.only and name in args.only):
+            continue
+        print(f"{name}:", flush=True)
+        try:
+            measured = work()
+        except Exception as e:  # what the other figures measured is still reported
+            measured = {"emulator": {"error": f"{type(e).__name__}: {e}"}}
+        for label, value in measured.items():
+            results.add(name, label, value)
 
 
 def run_one_client(name: str, servers: list[Server], clients: dict, args, results: Results) -> None:
@@ -300,11 +346,7 @@ def main(argv=None) -> int:
                     args.only,
                     lambda f, label, value: _saturation_done(results, f, label, value),
                 )
-        if args.only and "store" in args.only:
-            try:
-                results.add("store", "emulator", store.run(args, log_dir))
-            except Exception as e:  # what the other figures measured is still reported
-                results.add("store", "emulator", {"error": f"{type(e).__name__}: {e}"})
+        run_persistence(args, log_dir, results)
     except KeyboardInterrupt:
         print("interrupted; printing what was measured", flush=True)
     except RuntimeError as e:

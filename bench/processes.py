@@ -46,7 +46,9 @@ class Checkout:
     root: Path
 
     def env(self) -> dict[str, str]:
-        return dict(os.environ, PYTHONPATH=os.pathsep.join(dict.fromkeys([str(self.root), str(ROOT)])))
+        # `bench` from this checkout first: another's root may hold a `bench` of its own. Its
+        # `emulator` comes first anyway, from the working directory (`python -m` puts it first).
+        return dict(os.environ, PYTHONPATH=os.pathsep.join(dict.fromkeys([str(ROOT), str(self.root)])))
 
     def program_dir(self) -> Path:
         """A working directory for `python -m bench...` (which puts it first on the path) in which
@@ -168,6 +170,15 @@ class Server:
         if self.proc is None:
             return
         stop(self.proc)
+        self.proc = None
+        self.ps = None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the OOM killer ends it: no chance to write anything more."""
+        if self.proc is None:
+            return
+        self.proc.kill()
+        self.proc.wait(timeout=STOP_TIMEOUT_S)
         self.proc = None
         self.ps = None
 

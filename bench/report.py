@@ -1,12 +1,15 @@
 """What a run prints and writes: the one-client table (the targets side by side, with the first
 one's ratio to each other), the saturation table, the in-process figures, the persistence
-figures, and every target's verdict; with --json, all of it and every round."""
+figures (store, store_app, store_kill), and every target's verdict; with --json, all of it
+and every round."""
 
 from __future__ import annotations
 
 import json
 
 from bench.figures.saturation import FIGURES as SATURATION
+from bench.figures.store import APP_MODES, APP_PHASES
+from bench.figures.store_kill import POLICIES, describe
 from bench.results import Results, dig
 from bench.thresholds import COMPARISONS, Verdict
 
@@ -191,6 +194,43 @@ def store_lines(results: Results) -> list[tuple[str, str]]:
     return out
 
 
+def store_app_section(results: Results) -> str:
+    """Per phase (and checkout): each mode's median rate, CPU per message and ratio to memory."""
+    per_label = {label: runs[0] for label, runs in results.rounds.get("store_app", {}).items()}
+    measured = {label: value for label, value in per_label.items() if "error" not in value}  # errors: the notes
+    if not measured:
+        return ""
+    pairs = []
+    for label, value in measured.items():
+        for phase in APP_PHASES:
+            cells = []
+            for mode in APP_MODES:
+                f = value[f"{mode}_{phase}"]
+                shown = (
+                    "error"
+                    if "error" in f
+                    else f"{f['msgs_per_s']:7.0f}/s {f['cpu_us']:5.1f} us ({fmt(f['x_memory'])}x)"
+                )
+                cells.append(f"{mode} {shown}")
+            pairs.append((phase + (f" {label}" if len(per_label) > 1 else ""), "  ".join(cells)))
+    sizes = next(iter(measured.values()))
+    title = (
+        f"Persistence: the app in process (--only store_app), medians of {sizes['rounds']} round(s), "
+        f"{sizes['messages']:,} messages a phase, {sizes['threads']} callers (N) or requests in flight (A)"
+    )
+    return lines(title, pairs)
+
+
+def store_kill_lines(results: Results) -> list[tuple[str, str]]:
+    value = (results.runs("store_kill", "emulator") or [{}])[0]
+    out = []
+    for sync in POLICIES:
+        for number, kill in enumerate(value.get(sync, {}).get("kills", []), 1):
+            head, _, rest = describe(sync, number, kill, value["margin_s"]).partition(": ")
+            out.append((head, rest))
+    return out
+
+
 def verdict_lines(verdicts: list[Verdict]) -> list[tuple[str, str]]:
     out = []
     for v in verdicts:
@@ -236,6 +276,9 @@ def render(results: Results, labels: list[str], verdicts: list[Verdict], args, h
         parts.append(lines("In-process (no HTTP; CPU per operation)", inprocess))
     if results.runs("store", "emulator"):
         parts.append(lines("Persistence (--only store)", store_lines(results)))
+    parts.append(store_app_section(results))
+    if results.runs("store_kill", "emulator"):
+        parts.append(lines("Persistence: SIGKILL under load (--only store_kill)", store_kill_lines(results)))
     found = notes(results)
     if found:
         parts.append("Notes:\n" + "\n".join(f"  - {n}" for n in found))

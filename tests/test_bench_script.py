@@ -19,9 +19,11 @@ from pathlib import Path
 import pytest
 
 from bench import cli, thresholds
-from bench.figures import local_depth, saturation, traced_memory
+from bench.figures import local_depth, saturation, store, store_kill, traced_memory
+from bench.processes import Checkout, run_program
 from bench.results import Results
 from bench.wire import in_threads
+from compat_tests import crash_load
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = {"emulator", "baseline", "floor", "fauxqs", "emulator-interval", "emulator-always"}
@@ -98,6 +100,49 @@ def test_each_saturation_phase_runs_through_wrk_and_every_counted_message_is_sto
     assert runs[("saturation_batch", "emulator")]["messages"] == 10 * runs[("saturation_batch", "emulator")]["requests"]
     assert runs[("saturation_drain", "emulator")]["depth"] == 3000  # topped up before the run
     assert runs[("saturation_send_polls", "emulator")]["polls"] == {"connections": 50, "answered": 0}
+
+
+def test_the_persistence_figures_of_the_app_in_process_and_of_a_sigkill_under_load_run_at_a_tiny_size(tmp_path):
+    report = run_bench(
+        tmp_path,
+        *("--only", "store_app,store_kill", "--app-n", "40", "--app-rounds", "1", "--app-threads", "2"),
+        *("--kill-rounds", "1", "--kill-acknowledged", "20"),
+    )
+    (app,) = report["results"]["store_app"]["emulator"]
+    for phase in store.APP_PHASES:
+        for mode in store.APP_MODES:
+            cell = app[f"{mode}_{phase}"]
+            (run,) = cell["runs"]  # each phase on a fresh emulator, in an interpreter of its own
+            assert run["messages"] == 40 and cell["msgs_per_s"] > 0 and cell["cpu_us"] > 0, (mode, phase, cell)
+        assert app[f"memory_{phase}"]["x_memory"] == 1.0
+    (kill,) = report["results"]["store_kill"]["emulator"]
+    for sync in store_kill.POLICIES:
+        (one,) = kill[sync]["kills"]  # killed once the load had 20 sends and a delete acknowledged
+        in_flight = crash_load.WORKERS * 5  # a batch a worker unanswered at the kill may have been stored
+        assert one["sends"] >= 20 and one["deletes"] >= 1 and one["came_back"] <= one["sends"] + in_flight
+    # What --sync always promises, counted through a real server killed and started again.
+    assert kill["always"]["lost"] == 0 and kill["always"]["resurrected"] == 0
+    assert "batchA " in report["text"] and "always   kill 1  " in report["text"]
+
+
+def test_a_baseline_tree_with_a_bench_of_its_own_is_measured_by_this_checkouts_bench(tmp_path):
+    """--baseline's programs import its emulator and this checkout's bench, whatever its root holds:
+    the landed commit has a bench/ of its own, without the figures added since."""
+    (tmp_path / "emulator").symlink_to(ROOT / "emulator", target_is_directory=True)
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "__init__.py").write_text('raise ImportError("the baseline tree\'s own bench")\n')
+    measured = run_program("bench.figures.store_app", ["memory", "send1", "-n", "10"], Checkout(tmp_path))
+    assert measured["messages"] == 10
+
+
+def test_a_phase_whose_caller_fails_is_an_error_and_not_a_figure(monkeypatch):
+    from bench.figures import store_app
+    from emulator.store import MEMORY, Store
+
+    monkeypatch.delattr(Store, "when_durable")  # as in a checkout from before it
+    monkeypatch.setattr(MEMORY, "durable", MEMORY.durable)  # put back after the event loop's entry replaces it
+    with pytest.raises(AttributeError, match="when_durable"):
+        store_app.phase("memory", "sendA", 10, 2)
 
 
 def test_the_thresholds_load_and_name_figures_the_benchmark_gives():

@@ -129,7 +129,7 @@ CITATION = re.compile(r"\bdocs/[\w./-]+\.md")
 
 def test_every_document_the_code_cites_is_in_the_repository():
     missing = []
-    for folder in ("emulator", "tests", "compat_tests", "scripts"):
+    for folder in ("emulator", "tests", "compat_tests", "scripts", "bench"):
         for path in (ROOT / folder).rglob("*"):
             if path.suffix not in (".py", ".js", ".html") or "node_modules" in path.parts:
                 continue
