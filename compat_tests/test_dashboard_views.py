@@ -93,10 +93,11 @@ def test_fifo_bodies_read_whole_beside_their_long_ids(dashboard, endpoint, sqs, 
 
 
 def test_each_queue_shows_its_event_source_mappings_and_a_failing_one_stands_out(dashboard, endpoint, sqs, queue):
-    nowhere = f"http://127.0.0.1:{free_port()}/2015-03-31/functions/function/invocations"  # nothing listens
+    # Two functions where nothing listens (one queue may not map to the same function twice: Lambda's 409).
+    nowhere, elsewhere = (f"http://127.0.0.1:{free_port()}/2015-03-31/functions/{name}/invocations" for name in "ab")
     made = []
     try:
-        for fields in ({"target": nowhere, "batch_size": 5}, {"target": nowhere, "enabled": False}):
+        for fields in ({"target": nowhere, "batch_size": 5}, {"target": elsewhere, "enabled": False}):
             status, mapping = admin_call(endpoint, "POST", "/_emulator/event-sources", {"queue": queue, **fields})
             assert status == 201, mapping
             made.append(mapping["id"])
