@@ -69,18 +69,14 @@ def assert_change_visibility_on_visible_changes_nothing(queue, handle, timeout=1
 
 
 def wait_for_long_poll(queue, waiters: int = 1, timeout: float = 2.0) -> None:
-    """Block until `waiters` threads sleep in the queue's long-poll condition.
-
-    Reads the Condition's waiter list (CPython detail): with a manual clock a
-    long poll started after an advance() would compute a later deadline, so a
-    test must know the poll is parked before it moves time.
-    """
-    condition = queue._message_visible
+    """Block until `waiters` receives wait in the queue's long poll: with a manual clock a
+    long poll started after an advance() would compute a later deadline, so a test must
+    know the poll is parked before it moves time. (A receiver counts as waiting from
+    under the queue's lock until its wait has released the lock.)"""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        with condition:
-            if len(condition._waiters) >= waiters:
-                return
+        if queue.receivers_waiting() >= waiters:
+            return
         time.sleep(0.001)
     raise AssertionError(f"no long poll parked on {queue.name} within {timeout}s")
 

@@ -9,6 +9,7 @@ from botocore import xform_name
 from emulator.api import messages, move_tasks, queues, validation
 from emulator.api.context import Context
 from emulator.api.ids import new_uuid
+from emulator.api.waiting import Wait
 
 HANDLERS = {
     name: function
@@ -18,10 +19,11 @@ HANDLERS = {
 }
 
 
-def dispatch(ctx: Context, operation: str, params: dict) -> dict:
-    """Run one operation; the protocol layer has checked that botocore's model has it."""
+def dispatch(ctx: Context, operation: str, params: dict) -> dict | Wait:
+    """Run one operation; the protocol layer has checked that botocore's model has it.
+    A ReceiveMessage with ctx.blocking false may answer a Wait (api/waiting.py)."""
     validation.no_lone_surrogates(params)
     return HANDLERS[xform_name(operation)](ctx, params)
 
 
-__all__ = ["Context", "dispatch", "new_uuid"]
+__all__ = ["Context", "Wait", "dispatch", "new_uuid"]

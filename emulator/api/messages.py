@@ -4,7 +4,8 @@ from emulator import limits
 from emulator.api import digests, ids, validation
 from emulator.api.context import Context
 from emulator.api.received import received_message
-from emulator.engine.message import Message, Sent
+from emulator.api.waiting import Wait
+from emulator.engine.message import Delivery, Message, Sent
 from emulator.engine.queue import Queue
 from emulator.errors import SqsError, invalid_parameter, invalid_reason
 
@@ -44,7 +45,8 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
     return _batch_result(successful, failed)
 
 
-def receive_message(ctx: Context, params: dict) -> dict:
+def receive_message(ctx: Context, params: dict) -> dict | Wait:
+    """The messages, or with a non-blocking ctx a Wait when the long poll has to wait."""
     queue = ctx.queue(params["QueueUrl"])
     max_messages = validation.int_in_range(params, "MaxNumberOfMessages", 1, limits.MAX_BATCH_ENTRIES, default=1)
     visibility = _at_most(params, "VisibilityTimeout", limits.MAX_VISIBILITY_TIMEOUT, queue.visibility_timeout)
@@ -55,16 +57,29 @@ def receive_message(ctx: Context, params: dict) -> dict:
     attempt_id = params.get("ReceiveRequestAttemptId")
     if attempt_id is not None:
         validation.receive_request_attempt_id(attempt_id)
-    if wait and not ctx.broker.waits.enter():
+    attempt_id = attempt_id if queue.fifo else None
+
+    def answer(deliveries: list[Delivery] | None) -> dict | None:
+        if not deliveries:
+            return None if deliveries is None else {}
+        return {"Messages": [received_message(delivery, system_names, attribute_names) for delivery in deliveries]}
+
+    now = answer(queue.poll(max_messages, visibility, wait, attempt_id))
+    if now is not None:
+        return now
+    if not ctx.blocking:
+        return Wait(
+            queue,
+            ctx.broker.clock.deadline(wait),
+            lambda last: answer(queue.poll(max_messages, visibility, wait, attempt_id, last)),
+            ctx.broker.waits,
+        )
+    if not ctx.broker.waits.enter():
         return {}  # past the cap of concurrent long polls: answered at once, empty (counted in the metrics)
     try:
-        deliveries = queue.receive(max_messages, visibility, wait, attempt_id if queue.fifo else None)
+        return answer(queue.receive(max_messages, visibility, wait, attempt_id)) or {}
     finally:
-        if wait:
-            ctx.broker.waits.leave()
-    if not deliveries:
-        return {}
-    return {"Messages": [received_message(delivery, system_names, attribute_names) for delivery in deliveries]}
+        ctx.broker.waits.leave()
 
 
 def delete_message(ctx: Context, params: dict) -> dict:

@@ -15,7 +15,22 @@ return at once instead of after 20 s).
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import NamedTuple, Protocol
+
+
+class Waitable(Protocol):
+    """What a wait blocks on: a threading.Condition, or a queue's Wakeups, held by the caller."""
+
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
+class Deadline(NamedTuple):
+    """A wait of some seconds on a clock, for a waiter that keeps its own time (an event
+    loop): it ends after `real_seconds` of real time, or once passed() (the manual
+    clock moved past it: the clock wakes waiters when it moves)."""
+
+    real_seconds: float
+    passed: Callable[[], bool]
 
 
 class Clock(Protocol):
@@ -24,12 +39,15 @@ class Clock(Protocol):
     def now(self) -> float:
         """Epoch seconds."""
 
-    def wait_for(self, condition: threading.Condition, done: Callable[[], bool], seconds: float) -> None:
+    def wait_for(self, condition: Waitable, done: Callable[[], bool], seconds: float) -> None:
         """Block on `condition` (held by the caller) until done(), re-checked on each
         notify, or until `seconds` have passed on this clock or in real time."""
 
+    def deadline(self, seconds: float) -> Deadline:
+        """The same bounds as wait_for's, for a waiter that does not block."""
 
-def _wait_for(condition: threading.Condition, done: Callable[[], bool], seconds: float, expired: Callable[[], bool]):
+
+def _wait_for(condition: Waitable, done: Callable[[], bool], seconds: float, expired: Callable[[], bool]):
     """Wait for done() or expired(), at most `seconds` of real time (monotonic)."""
     real_deadline = time.monotonic() + seconds
     while not (done() or expired()):
@@ -48,8 +66,11 @@ class RealClock:
     def now(self) -> float:
         return time.time()
 
-    def wait_for(self, condition: threading.Condition, done: Callable[[], bool], seconds: float) -> None:
-        _wait_for(condition, done, _capped(seconds, self.wait_cap), lambda: False)
+    def wait_for(self, condition: Waitable, done: Callable[[], bool], seconds: float) -> None:
+        _wait_for(condition, done, _capped(seconds, self.wait_cap), never)
+
+    def deadline(self, seconds: float) -> Deadline:
+        return Deadline(_capped(seconds, self.wait_cap), never)
 
 
 class ManualClock:
@@ -64,10 +85,14 @@ class ManualClock:
     def now(self) -> float:
         return self._now
 
-    def wait_for(self, condition: threading.Condition, done: Callable[[], bool], seconds: float) -> None:
+    def wait_for(self, condition: Waitable, done: Callable[[], bool], seconds: float) -> None:
         # Ends when advance() (which notifies) moves the clock past the deadline, or in real time.
-        deadline = self._now + seconds
-        _wait_for(condition, done, _capped(seconds, self.wait_cap), lambda: self._now >= deadline)
+        deadline = self.deadline(seconds)
+        _wait_for(condition, done, deadline.real_seconds, deadline.passed)
+
+    def deadline(self, seconds: float) -> Deadline:
+        at = self._now + seconds
+        return Deadline(_capped(seconds, self.wait_cap), lambda: self._now >= at)
 
     def on_advance(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)
@@ -84,3 +109,7 @@ class ManualClock:
 
 def _capped(seconds: float, cap: float | None) -> float:
     return seconds if cap is None else min(seconds, cap)
+
+
+def never() -> bool:
+    return False

@@ -21,7 +21,7 @@ maps driven by the one scheduler.
 import hashlib
 import heapq
 from collections import deque
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 from emulator import limits
 from emulator.engine import receipts
@@ -240,31 +240,30 @@ class FifoQueue(Queue):
 
     # -- receive: attempt ids ----------------------------------------------
 
-    def receive(
-        self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None
-    ) -> list[Delivery]:
-        """A retry with the same ReceiveRequestAttemptId within 5 minutes, while none
-        of its messages changed, answers the same messages and handles and
-        restarts their visibility timeout (ReceiveMessage docs); once one changed,
-        the attempt is no longer retryable. Checking for the attempt, receiving and
-        recording it are one step under the lock, so concurrent retries answer alike."""
+    # A retry with the same ReceiveRequestAttemptId within 5 minutes, while none of its
+    # messages changed, answers the same messages and handles and restarts their visibility
+    # timeout (ReceiveMessage docs); once one changed, the attempt is no longer retryable.
+    # Checking for the attempt, receiving and recording it are one step under the lock, so
+    # concurrent retries answer alike; a retry may receive while this one waits, which
+    # answers this one too.
+
+    def _answered(self, attempt_id: str | None) -> Callable[[], bool]:
         if attempt_id is None:
-            return super().receive(max_messages, visibility_timeout, wait_seconds)
+            return super()._answered(attempt_id)
+        return lambda: self._attempts.get(attempt_id) is not None
 
-        def attempted() -> bool:  # with the lock held
-            return self._attempts.get(attempt_id) is not None
-
-        with self._lock:
-            if not attempted():
-                # A retry of this attempt may receive while this one waits: that answers it too.
-                self._long_poll(wait_seconds, attempted)
-            if attempted():
-                return self._replay(attempt_id, visibility_timeout)
-            deliveries = self._receive_now(max_messages, visibility_timeout, wait_seconds)
-            if deliveries:
-                self._attempts.put(attempt_id, [(d, d.message.nonce, _armed(d.message)) for d in deliveries])
-                self._message_visible.notify_all()  # wakes a retry waiting with the same id
-            return deliveries
+    def _receive_ready(
+        self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None
+    ) -> list[Delivery]:
+        if attempt_id is None:
+            return self._receive_now(max_messages, visibility_timeout, wait_seconds)
+        if self._attempts.get(attempt_id) is not None:
+            return self._replay(attempt_id, visibility_timeout)
+        deliveries = self._receive_now(max_messages, visibility_timeout, wait_seconds)
+        if deliveries:
+            self._attempts.put(attempt_id, [(d, d.message.nonce, _armed(d.message)) for d in deliveries])
+            self._message_visible.notify_all()  # wakes a retry waiting with the same id
+        return deliveries
 
     def _replay(self, attempt_id: str, visibility_timeout: int) -> list[Delivery]:
         attempt = self._attempts.get(attempt_id)

@@ -8,7 +8,9 @@ deadlines (deadlines.py) and the ready order a receive picks from
 scheduler; every transition to visible notifies the long-poll condition.
 Standard and FIFO queues (standard.py, fifo.py) fill in its hooks: _new_order()
 (required), _receipt_policy(), _accept(), _stamp(), _dead_letter_copy(),
-_drop_all(). A move into another queue is the target's accept_move, under both
+_drop_all(), and for a receive's ReceiveRequestAttemptId _answered() and
+_receive_ready(). A long poll blocks in receive(), or, for a caller that waits
+without a thread, polls (poll()) when woken (watch(): wakeups.py). A move into another queue is the target's accept_move, under both
 locks, so the message is never in both queues or in neither (transfers.py).
 """
 
@@ -20,7 +22,7 @@ from typing import Any
 from emulator import limits
 from emulator.engine import attributes as queue_attributes
 from emulator.engine import receipts, transfers
-from emulator.engine.clock import Clock
+from emulator.engine.clock import Clock, never
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.message import DELAYED, INFLIGHT, VISIBLE, Delivery, Message, Sent, State
@@ -29,6 +31,7 @@ from emulator.engine.scheduler import Scheduler
 from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
 from emulator.engine.transfers import Transfer
+from emulator.engine.wakeups import Wakeups
 from emulator.errors import SqsError, invalid_parameter
 
 
@@ -76,7 +79,7 @@ class Queue:
         self._find_queue = find_queue  # by ARN: dead-letter targets
         self._on_sent = on_sent  # told how many messages each send took (observer.py)
         self._receipts = self._receipt_policy(receipt_mode)
-        self._message_visible = threading.Condition(self._lock)
+        self._message_visible = Wakeups(self._lock)
         self.stats = QueueStats()
         self._states = MessageStates(
             self, self._new_order, clock, scheduler, self._lock, self._message_visible, journal, self.stats
@@ -169,8 +172,56 @@ class Queue:
         """
         with self._lock:
             if wait_seconds > 0:  # a short poll reads no clock
-                self._long_poll(wait_seconds)
-            return self._receive_now(max_messages, visibility_timeout, wait_seconds)
+                self._long_poll(wait_seconds, self._answered(attempt_id))
+            return self._receive_ready(max_messages, visibility_timeout, wait_seconds, attempt_id)
+
+    def poll(
+        self,
+        max_messages: int,
+        visibility_timeout: int,
+        wait_seconds: int,
+        attempt_id: str | None = None,
+        last: bool = False,
+    ) -> list[Delivery] | None:
+        """receive() without blocking: what it would answer now, or None while a long poll
+        (wait_seconds > 0) would go on waiting; `last` (its wait is over) always answers.
+        A caller that waits in between is woken through watch()."""
+        with self._lock:
+            if wait_seconds > 0 and not last and not self._ready(self._answered(attempt_id)):
+                return None
+            return self._receive_ready(max_messages, visibility_timeout, wait_seconds, attempt_id)
+
+    def watch(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once (with the queue's lock held: it must only schedule its work)
+        when a waiting receive may now get a message, the queue is deleted, or waiters are
+        woken to check their deadline (wake_waiters); counts as a waiting receiver until
+        unwatch()."""
+        with self._lock:
+            self._states.waiting += 1
+            self._message_visible.watch(callback)
+
+    def unwatch(self, callback: Callable[[], None]) -> None:
+        with self._lock:
+            self._states.waiting -= 1
+            self._message_visible.unwatch(callback)
+
+    def receivers_waiting(self) -> int:
+        """Receives in a long poll now: blocked in receive() or watching."""
+        with self._lock:
+            return self._states.waiting
+
+    def _answered(self, attempt_id: str | None) -> Callable[[], bool]:
+        """What else ends a receive's wait (fifo.py: a retry of its attempt was answered)."""
+        return never
+
+    def _receive_ready(
+        self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None
+    ) -> list[Delivery]:
+        """The receive once it waits no more, with the lock held (fifo.py adds attempt ids)."""
+        return self._receive_now(max_messages, visibility_timeout, wait_seconds)
+
+    def _ready(self, answered: Callable[[], bool]) -> bool:
+        return self._states.available() or self.deleted or answered()
 
     def wait_for_messages(self, seconds: float, stop: Callable[[], bool]) -> None:
         """Block until a receive would get a message, the queue is deleted, stop() is
@@ -193,9 +244,7 @@ class Queue:
         The clock bounds the wait (clock.py: on the manual clock, in real time too)."""
         self._states.waiting += 1
         try:
-            self._clock.wait_for(
-                self._message_visible, lambda: self._states.available() or self.deleted or answered(), wait_seconds
-            )
+            self._clock.wait_for(self._message_visible, lambda: self._ready(answered), wait_seconds)
         finally:
             self._states.waiting -= 1
 

@@ -27,6 +27,7 @@ from emulator.engine.ready_order import ReadyOrder
 from emulator.engine.retention import Arrivals
 from emulator.engine.scheduler import Scheduler
 from emulator.engine.stats import QueueStats
+from emulator.engine.wakeups import Wakeups
 
 ARRIVING = None  # a message coming into the queue: sent, moved in, or put back by a store; in no count
 
@@ -66,7 +67,7 @@ class MessageStates:
         clock: Clock,
         scheduler: Scheduler,
         lock: threading.Lock,
-        message_visible: threading.Condition,
+        message_visible: Wakeups,
         journal: Journal,
         stats: QueueStats,
     ):

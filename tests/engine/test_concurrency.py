@@ -13,7 +13,7 @@ import time
 from collections import Counter
 
 import pytest
-from engine_support import ACCOUNT, REGION, counts, handle_message_id, make_message
+from engine_support import ACCOUNT, REGION, counts, handle_message_id, make_message, wait_for_long_poll
 
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
@@ -139,13 +139,7 @@ def test_long_poll_on_real_clock_is_woken_by_a_send():
 
         thread = threading.Thread(target=poll, daemon=True)
         thread.start()
-        condition = queue._message_visible  # wait until the poll is parked (CPython detail)
-        end = time.monotonic() + 2
-        while time.monotonic() < end:
-            with condition:
-                if condition._waiters:
-                    break
-            time.sleep(0.001)
+        wait_for_long_poll(queue)
         sent_at = time.monotonic()
         queue.send([(make_message("ping"), 0)])
         thread.join(timeout=15)

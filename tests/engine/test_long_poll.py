@@ -194,3 +194,74 @@ def test_a_pause_outlasts_visible_messages_and_ends_on_stop_or_the_queues_deleti
     broker.delete_queue(queue)
     paused.join(timeout=2)
     assert not paused.is_alive()
+
+
+# -- waiting without a thread: poll() and watch() (an event loop's long polls) --------------
+
+
+def test_poll_answers_none_while_a_long_poll_would_wait_and_what_there_is_at_its_end(queue):
+    assert queue.poll(10, 30, 20) is None
+    assert queue.poll(10, 30, 20, last=True) == []
+    assert queue.poll(10, 30, 0) == []  # a short poll never waits
+    message = send(queue, "here")
+    assert [d.message for d in queue.poll(10, 30, 20)] == [message]
+
+
+def test_a_watcher_is_called_once_per_message_made_visible_and_counts_as_waiting(queue):
+    calls: list[str] = []
+    watchers = [lambda name=name: calls.append(name) for name in "abc"]
+    for watcher in watchers:
+        queue.watch(watcher)
+    assert queue.receivers_waiting() == 3
+    send(queue, "one")
+    send(queue, "two")
+    assert calls == ["a", "b"]  # oldest first, one per message
+    for watcher in watchers:
+        queue.unwatch(watcher)
+    assert queue.receivers_waiting() == 0
+    send(queue, "three")
+    assert calls == ["a", "b"]
+
+
+def test_a_watcher_is_woken_by_a_delay_ending_and_by_the_clock_moving(queue, clock):
+    woken: list[int] = []
+    queue.watch(lambda: woken.append(1))
+    queue.send([(make_message("later"), 5)])
+    assert woken == []
+    clock.advance(5)  # the delay ends: the message becomes visible
+    assert woken == [1]
+    deadline = clock.deadline(10)
+    queue.watch(lambda: woken.append(2))
+    clock.advance(10)  # nothing visible now, but a waiter must see its deadline pass
+    assert 2 in woken and deadline.passed()
+
+
+def test_a_blocked_receive_and_a_watcher_share_the_wake_ups(queue):
+    poller = Poller(queue, wait_seconds=20)
+    poller.start()
+    wait_for_long_poll(queue)
+    woken: list[int] = []
+    queue.watch(lambda: woken.append(1))
+    assert queue.receivers_waiting() == 2
+    send(queue, "first")  # the thread waited first, but callbacks are served first: one wake-up each
+    send(queue, "second")
+    poller.join(timeout=2)
+    assert not poller.is_alive() and woken == [1]
+
+
+def test_a_fifo_retry_of_an_answered_attempt_is_answered_by_poll(broker):
+    fifo, _ = broker.create_queue(ACCOUNT, REGION, "polled.fifo", {"FifoQueue": "true"})
+    fifo.send([(make_message("m", group_id="g", dedup_id="d"), 0)])
+    first = fifo.poll(10, 30, 20, attempt_id="attempt")
+    retry = fifo.poll(10, 30, 20, attempt_id="attempt")  # the same attempt: answered, not waiting
+    assert [d.receipt_handle for d in retry] == [d.receipt_handle for d in first]
+
+
+def test_the_manual_clock_deadline_passes_only_when_time_moves(clock):
+    deadline = clock.deadline(20)
+    assert deadline.real_seconds == 20 and not deadline.passed()
+    clock.advance(19)
+    assert not deadline.passed()
+    clock.advance(1)
+    assert deadline.passed()
+    assert RealClock(wait_cap=0.5).deadline(20).real_seconds == 0.5
