@@ -36,6 +36,11 @@ ERRORS: dict[str, ErrorSpec] = {
     # A body over --max-body-bytes: AWS answers 413 "Request Entity Too Large" (seen from SQS by
     # python-beaver issue #204); the code and the body's shape are ours, AWS's body is not recorded.
     "RequestEntityTooLarge": ErrorSpec("RequestEntityTooLarge", "RequestEntityTooLarge", 413),
+    # The HTTP server's own refusals (emulator/server/http/entry.py), in the request's protocol: a
+    # body that did not arrive by --request-timeout, and framing no server may run (Content-Length
+    # beside chunked, a bad chunk: RFC 9112 6.1, 7.1). AWS's answers to these are not recorded.
+    "RequestTimeout": ErrorSpec("RequestTimeout", "RequestTimeout", 408),
+    "MalformedRequest": ErrorSpec("MalformedRequest", "MalformedRequest", 400),
     # Errors modelled in the SQS service model.
     "QueueDoesNotExist": ErrorSpec("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),
     "QueueNameExists": ErrorSpec("QueueNameExists", "QueueAlreadyExists", 400),

@@ -27,27 +27,41 @@ SERVERS = ("emulator", "werkzeug", "waitress", "cheroot", "gunicorn", "granian")
 SENT = {"MessageId": "00000000-0000-0000-0000-000000000000", "MD5OfMessageBody": "0" * 32}
 
 
-def app(environ, start_response):
-    body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
-    operation = environ.get("HTTP_X_AMZ_TARGET", ".").rsplit(".", 1)[1]
+def answer(operation: str, body: bytes, host: str) -> bytes:
     if operation == "SendMessageBatch":
         answer: dict = {"Successful": [{"Id": e["Id"], **SENT} for e in json.loads(body)["Entries"]]}
     elif operation in ("CreateQueue", "GetQueueUrl"):
-        answer = {"QueueUrl": f"http://{environ['HTTP_HOST']}/000000000000/{json.loads(body)['QueueName']}"}
+        answer = {"QueueUrl": f"http://{host}/000000000000/{json.loads(body)['QueueName']}"}
     elif operation == "SendMessage":
         answer = SENT
     else:
         answer = {}
-    data = json.dumps(answer).encode()
+    return json.dumps(answer).encode()
+
+
+def app(environ, start_response):
+    body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+    data = answer(environ.get("HTTP_X_AMZ_TARGET", ".").rsplit(".", 1)[1], body, environ["HTTP_HOST"])
     start_response("200 OK", [("Content-Type", "application/x-amz-json-1.0"), ("Content-Length", str(len(data)))])
     return [data]
 
 
-# Nothing here waits, so on the emulator's server the floor is answered on the event loop's
-# thread, as the emulator's SendMessage and SendMessageBatch are (emulator/server/http.py):
-# both measured on the same path, the worker-thread handoff (about 35 us) in neither.
-# Other servers ignore it.
-app.answers_at_once = lambda path, headers: True  # type: ignore[attr-defined]
+class OnTheEmulatorsServer:
+    """The floor behind the emulator's RSGI entry (emulator/server/http/entry.py), as the
+    emulator's app is: every request answered on the server's event loop as soon as it is
+    read (the way the emulator answers SendMessage), through its sans-IO door."""
+
+    def takes_werkzeug(self, method: str, path: str) -> bool:
+        return False
+
+    def answer(self, request, blocking: bool):
+        from emulator.protocol import Answer
+
+        data = answer(request.headers.get("x-amz-target", ".").rsplit(".", 1)[1], request.body, request.host)
+        return Answer(200, [("Content-Type", "application/x-amz-json-1.0"), ("Content-Length", str(len(data)))], data)
+
+    def __call__(self, environ, start_response):
+        return app(environ, start_response)
 
 
 def main() -> None:
@@ -60,7 +74,7 @@ def main() -> None:
         from emulator.server.build import Options, http_limits
         from emulator.server.http import HttpServer
 
-        HttpServer(app, host, port, http_limits(Options())).serve_forever()
+        HttpServer(OnTheEmulatorsServer(), host, port, http_limits(Options())).serve_forever()
     elif args.server == "werkzeug":
         from werkzeug.serving import run_simple
 

@@ -44,6 +44,7 @@ class Engine:
 
     def call(self, operation: str, **params) -> dict:
         result = api.dispatch(self.ctx, operation, params)
+        assert isinstance(result, dict)  # a blocking Context never answers a Wait
         self.store.durable()  # what the server does before it replies
         return result
 

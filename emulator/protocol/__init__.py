@@ -2,6 +2,7 @@
 
     detect(request)                                   -> 'json' | 'query' | 'query-json'
     parse(protocol, request)                          -> (operation, params)   raises SqsError on bad input
+    (request: an HttpRequest, request.py: method, path, query, headers and body; no I/O)
     serialize_result(protocol, operation, output, request_id) -> Answer (status, headers, body)
     serialize_error(protocol, error, request_id)      -> Answer
 
@@ -10,22 +11,21 @@ current botocore model's member names: str, int, bool, bytes (blobs), dict,
 list. Members whose value is None are omitted from responses.
 """
 
-from werkzeug.wrappers import Request
-
 from emulator.errors import SqsError
 
 from . import awsjson, awsquery, query_json
 from .answers import Answer
+from .request import HttpRequest
 
-__all__ = ["Answer", "detect", "parse", "serialize_error", "serialize_result"]
+__all__ = ["Answer", "HttpRequest", "detect", "parse", "serialize_error", "serialize_result"]
 
 _MODULES = {"json": awsjson, "query": awsquery, "query-json": query_json}
 
 
-def detect(request: Request) -> str:
+def detect(request: HttpRequest) -> str:
     # Only headers: the body is left for parse(). A JSON content type without a
     # target still gets a JSON error (InvalidAction), which its client can read.
-    if "HTTP_X_AMZ_TARGET" in request.environ or request.mimetype == awsjson.CONTENT_TYPE:
+    if "x-amz-target" in request.headers or request.mimetype == awsjson.CONTENT_TYPE:
         return "json"
     # AWS negotiates: a query request that prefers JSON to XML is answered in JSON.
     accept = request.accept_mimetypes
@@ -34,7 +34,7 @@ def detect(request: Request) -> str:
     return "query"
 
 
-def parse(protocol: str, request: Request) -> tuple[str, dict]:
+def parse(protocol: str, request: HttpRequest) -> tuple[str, dict]:
     # Malformed input is an SqsError raised where it is found; anything else
     # is a bug of ours and goes up to the app, which answers InternalFailure.
     return _MODULES[protocol].parse(request)

@@ -8,7 +8,6 @@ import functools
 import json
 
 import orjson
-from werkzeug.wrappers import Request
 
 from emulator.errors import SqsError
 
@@ -20,6 +19,7 @@ from .model import (
     service_model,
     unparsable,
 )
+from .request import HttpRequest
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
 # orjson reads an integer past 64 bits as a float; the standard library keeps it whole.
@@ -47,12 +47,12 @@ def _decoded(raw: bytes):
     return json.loads(raw)
 
 
-def parse(request: Request) -> tuple[str, dict]:
-    target = request.environ.get("HTTP_X_AMZ_TARGET", "")  # read directly: a header lookup costs more
+def parse(request: HttpRequest) -> tuple[str, dict]:
+    target = request.headers.get("x-amz-target", "")
     prefix = target_prefix()
     name = target[len(prefix) :] if target.startswith(prefix) else target
     op = operation_model(name)
-    raw = request.get_data(cache=True)
+    raw = request.body
     try:
         # An empty body is an empty input: some clients send nothing for ListQueues.
         body = _decoded(raw) if raw.strip() else {}

@@ -11,7 +11,6 @@ import sys
 from urllib.parse import parse_qsl
 
 from botocore.model import Shape
-from werkzeug.wrappers import Request
 
 from emulator.errors import SqsError
 
@@ -24,6 +23,7 @@ from .model import (
     operation_model,
     unparsable,
 )
+from .request import HttpRequest
 from .shapes import Codec, blob_bytes, blob_text, walk
 
 # The value of a tree node; the other keys of a node are the next dotted parts.
@@ -39,15 +39,13 @@ _NOT_FOUND_QUERY = "The specified queue does not exist for this wsdl version."
 # ---------------------------------------------------------------- requests
 
 
-def _form(request: Request) -> dict[str, str]:
-    """Query-string and body parameters; the body wins, the first of repeated keys wins."""
+def _form(request: HttpRequest) -> dict[str, str]:
+    """Query-string and body parameters; the body wins, the first of repeated keys wins.
+    The body is read whatever its Content-Type: some hand-written clients omit it."""
     params: dict[str, str] = {}
-    sources = [request.query_string]
+    sources = [request.query_string.encode("latin-1", "replace")]
     if request.method == "POST":
-        # Read the raw body whatever its Content-Type (some hand-written clients
-        # omit it) and not through request.form, whose werkzeug 3.1 limit of
-        # 500 kB is below SQS's 1 MiB messages.
-        sources.append(request.get_data(cache=True))
+        sources.append(request.body)
     for raw in sources:
         if not raw:
             continue
@@ -60,9 +58,6 @@ def _form(request: Request) -> dict[str, str]:
             if key not in seen:
                 seen.add(key)
                 params[key] = value
-    if not params and "form" in request.__dict__:
-        # The caller already parsed request.form, which consumed the body.
-        params = request.form.to_dict()
     return params
 
 
@@ -83,7 +78,7 @@ def _tree(flat: dict[str, str]) -> dict:
 _ANY_ENDPOINT = frozenset(("GetQueueUrl",))
 
 
-def parse(request: Request) -> tuple[str, dict]:
+def parse(request: HttpRequest) -> tuple[str, dict]:
     flat = _form(request)
     action = flat.get("Action")
     # A path (/000000000000/q) is a queue URL: the endpoint of that queue's actions only.
@@ -100,7 +95,7 @@ def parse(request: Request) -> tuple[str, dict]:
     params = walk(_READER, shape, _tree(flat)) if shape is not None else {}
     # The queue URL path names the queue when the body does not.
     if queue_endpoint and takes_url and params.get("QueueUrl") is None:
-        params["QueueUrl"] = request.host_url.rstrip("/") + request.path
+        params["QueueUrl"] = request.url_root + request.path
     check_required(shape, params)
     return op.name, params
 

@@ -1,4 +1,16 @@
-"""The WSGI app: a thin router from HTTP to the protocol and API layers."""
+"""The app: a thin router from HTTP to the protocol and API layers, with two doors.
+
+- The WSGI app (`EmulatorApp.__call__`): werkzeug's, for any WSGI server; a long
+  poll blocks its thread.
+- `answer(request, blocking=False)`, sans-IO, which the HTTP server's RSGI entry
+  (emulator/server/http/) calls on its event loop: an SQS request is answered at
+  once, or handed back as a Pending (pending.py) when it has to wait (a long poll,
+  a commit under --sync always) or is slow (a purge, a queue's deletion).
+
+Both read the same HttpRequest (emulator/protocol/request.py) and call the same
+api layer; the admin API, other emulators' paths and methods other than GET and
+POST take werkzeug's whole way (`_call_werkzeug`).
+"""
 
 import logging
 import time
@@ -9,7 +21,7 @@ from werkzeug.wrappers import Request, Response
 from emulator import api, protocol
 from emulator.errors import SqsError
 from emulator.events.registry import EventSources
-from emulator.protocol import Answer
+from emulator.protocol import Answer, HttpRequest
 from emulator.server import admin, compat
 from emulator.server.admin import token, ui
 from emulator.server.admin.metrics import Metrics
@@ -17,7 +29,7 @@ from emulator.server.auth import Verifier
 from emulator.server.failures import log_internal_error
 from emulator.server.guard import Guard, Refusal
 from emulator.server.identity import identify
-from emulator.server.sqs_request import SqsRequest
+from emulator.server.pending import Pending
 from emulator.store import MEMORY, Store
 
 log = logging.getLogger("emulator.requests")
@@ -26,21 +38,9 @@ log = logging.getLogger("emulator.requests")
 # other (HEAD, OPTIONS for CORS, ...) takes werkzeug's whole way, as the admin API does,
 # and outside the admin API and other emulators' paths runs no action (_no_operation).
 SQS_METHODS = frozenset({"GET", "POST"})
-# Operations that never wait (a ReceiveMessage may, for its long poll): the HTTP server may
-# run them on its event loop's thread. No slow ones (queue deletes, purges, moves) either.
-AT_ONCE = frozenset(
-    f"AmazonSQS.{name}"
-    for name in (
-        "SendMessage",
-        "SendMessageBatch",
-        "DeleteMessage",
-        "DeleteMessageBatch",
-        "ChangeMessageVisibility",
-        "ChangeMessageVisibilityBatch",
-        "GetQueueUrl",
-        "GetQueueAttributes",
-    )
-)
+# Operations whose work grows with a queue's messages: off the event loop, on a worker thread.
+SLOW = frozenset({"DeleteQueue", "PurgeQueue"})
+INTERNAL_FAILURE = "The request processing has failed because of an unknown error."
 
 
 class EmulatorApp:
@@ -72,34 +72,16 @@ class EmulatorApp:
         self.hostname = hostname
         self._hostname_has_port = hostname is not None and _port(hostname) is not None
 
+    # -- the WSGI door ------------------------------------------------------------
+
     def __call__(self, environ, start_response):
-        request = SqsRequest(environ)
-        path = request.path
-        if request.method not in SQS_METHODS or admin.claims(path) or compat.claims(path):
+        method = environ.get("REQUEST_METHOD", "GET").upper()
+        if self.takes_werkzeug(method, environ.get("PATH_INFO") or "/"):
             return self._call_werkzeug(environ, start_response)
-        # An SQS request: its answer is a status, headers and one body, all set, sent as they
-        # are (werkzeug's Request, Response and WSGI step cost ~20 us of a SendMessage).
-        result = self.handle_fast(request)
-        if isinstance(result, Response):  # the dashboard's redirect
-            self.guard.add_cors(request, result)
-            return _send(result, start_response)
-        start_response(result.status_line, result.headers + self.guard.cors_headers(request))
-        return [result.body]
-
-    def answers_at_once(self, path: str, headers: dict[str, str]) -> bool:
-        """Whether a request (its path and its headers, as waitress keeps them) is sure to be
-        answered without waiting: a JSON-protocol operation of AT_ONCE to `/`, in memory
-        (a store may make a reply wait for its commit)."""
-        return path == "/" and headers.get("X_AMZ_TARGET") in AT_ONCE and self.store is MEMORY
-
-    def handle_fast(self, request: SqsRequest) -> Answer | Response:
-        """What handle() does for a GET or POST outside the admin and other emulators' paths."""
-        refusal = self.guard.refusal(request, False)
-        if refusal is not None:
-            return self._refuse(request, False, refusal)
-        if request.method == "GET" and ui.wanted_by_browser(request):  # a person who typed the endpoint into a browser
-            return ui.redirect()
-        return self.handle_sqs(request)
+        outcome = self.answer(HttpRequest.from_environ(environ, _body(environ)), blocking=True)
+        assert isinstance(outcome, Answer)  # blocking: nothing is left pending
+        start_response(outcome.status_line, outcome.headers)
+        return [outcome.body]
 
     def _call_werkzeug(self, environ, start_response):
         request = Request(environ)
@@ -107,12 +89,13 @@ class EmulatorApp:
             response = self.handle(request)
             if request.method == "HEAD" or admin.claims(request.path):  # files, HEAD: werkzeug's whole WSGI step
                 return response(environ, start_response)
-            return _send(response, start_response)
+            return send(response, start_response)
         finally:
             # werkzeug leaves the request in its environ, a cycle that would keep the body until a full collection.
             environ.pop("werkzeug.request", None)
 
     def handle(self, request: Request) -> Response:
+        """werkzeug's way: the admin API, other emulators' paths, CORS preflights, other methods."""
         for_admin = admin.claims(request.path)
         refusal = self.guard.refusal(request, for_admin)
         if refusal is not None:
@@ -132,17 +115,40 @@ class EmulatorApp:
             elif request.method not in SQS_METHODS:
                 response = _no_operation(request).response()
             else:
-                response = self.handle_sqs(request).response()
+                sqs = HttpRequest.from_environ(request.environ, request.get_data(cache=True))
+                outcome = self.answer(sqs, blocking=True)
+                assert isinstance(outcome, Answer)  # blocking: nothing is left pending
+                return outcome.response()  # its CORS headers are in
         self.guard.add_cors(request, response)
         return response
 
-    def _refuse(self, request: Request, for_admin: bool, refusal: Refusal) -> Response | Answer:
+    # -- the sans-IO door ---------------------------------------------------------
+
+    def takes_werkzeug(self, method: str, path: str) -> bool:
+        """Whether a request takes werkzeug's whole way (the WSGI app) rather than answer()."""
+        return method not in SQS_METHODS or admin.claims(path) or compat.claims(path)
+
+    def answer(self, request: HttpRequest, blocking: bool) -> Answer | Pending:
+        """An SQS request's answer, CORS headers included (a GET or POST outside the admin
+        and other emulators' paths), or, not `blocking`, a Pending."""
+        refusal = self.guard.refusal(request, False)
+        if refusal is not None:
+            answer = self._refuse(request, False, refusal)
+        elif request.method == "GET" and ui.wanted_by_browser(request):  # a person who typed the endpoint
+            redirect = ui.redirect()
+            answer = Answer(redirect.status_code, redirect.headers.to_wsgi_list(), redirect.get_data())
+        else:
+            return self.handle_sqs(request, blocking)
+        return with_cors(answer, self.guard.cors_headers(request))  # type: ignore[arg-type]
+
+    def _refuse(self, request, for_admin: bool, refusal: Refusal) -> Response | Answer:
         if for_admin:
             return admin.error(refusal.status, refusal.message)
         error = SqsError("AccessDenied", refusal.message)
-        return protocol.serialize_error(protocol.detect(request), error, api.new_uuid())
+        sqs = request if isinstance(request, HttpRequest) else HttpRequest.from_environ(request.environ, b"")
+        return protocol.serialize_error(protocol.detect(sqs), error, api.new_uuid())
 
-    def _caller(self, request: Request) -> str | None:
+    def _caller(self, request: HttpRequest) -> str | None:
         """With --require-auth, the account of the key that signed the request (SqsError if none
         did); the dashboard, unsigned but with the admin token, acts as the default account."""
         if self.verifier is None:
@@ -151,14 +157,11 @@ class EmulatorApp:
             return self.account_id
         return self.verifier.verify(request).account
 
-    def handle_sqs(self, request: Request) -> Answer:
-        started = time.perf_counter()
-        request_id = api.new_uuid()
-        wire = protocol.detect(request)
-        operation = "?"
+    def handle_sqs(self, request: HttpRequest, blocking: bool = True) -> Answer | Pending:
+        call = _Call(self, request)
         try:
             caller = self._caller(request)
-            operation, params = protocol.parse(wire, request)
+            call.operation, params = protocol.parse(call.wire, request)
             identity = identify(request, self.account_id, self.region)
             ctx = api.Context(
                 broker=self.broker,
@@ -167,40 +170,22 @@ class EmulatorApp:
                 base_url=self.base_url(request),
                 default_region=self.region,
                 sender_id=caller or identity.account,  # what AWS shows for root credentials
-                trace_header=request.environ.get("HTTP_X_AMZN_TRACE_ID"),
+                trace_header=request.headers.get("x-amzn-trace-id"),
                 auto_create=self.auto_create,
                 url_form=self.queue_urls,
-                action=operation if caller else None,
+                action=call.operation if caller else None,
+                blocking=blocking,
             )
-            result = api.dispatch(ctx, operation, params)
-            self.store.durable()  # --sync always: the reply waits for its change's commit
-            response = protocol.serialize_result(wire, operation, result, request_id)
-            outcome = "ok"
-        except SqsError as error:
-            response = protocol.serialize_error(wire, error, request_id)
-            outcome = error.name
+            if not blocking and call.operation in SLOW:
+                return call.on_a_thread(ctx, params)
+            result = api.dispatch(ctx, call.operation, params)
         except Exception as exc:
-            # A bug of ours: answer as AWS does for an internal failure, keep serving.
-            log_internal_error(log, f"in {operation}", exc)
-            failure = SqsError("InternalFailure", "The request processing has failed because of an unknown error.")
-            response = protocol.serialize_error(wire, failure, request_id)
-            outcome = failure.name
-        elapsed = time.perf_counter() - started
-        self.metrics.observe(operation, outcome, elapsed)
-        if log.isEnabledFor(logging.DEBUG):
-            log.debug(
-                "%s %s %s %s %d %.1fms client=%s",
-                request.method,
-                request.path,
-                wire,
-                operation,
-                response.status,
-                elapsed * 1000,
-                _client(request.user_agent.string),
-            )
-        return response
+            return call.failed(exc)
+        if isinstance(result, api.Wait):
+            return Pending(call.waited, wait=result)
+        return call.finish(result, blocking)
 
-    def base_url(self, request: Request) -> str:
+    def base_url(self, request) -> str:
         """scheme://host[:port] for queue URLs: the request's Host header, or --hostname.
 
         A --hostname without a port keeps the port the client addressed, so
@@ -218,14 +203,106 @@ def _no_operation(request: Request) -> Answer:
     query requests "with the HTTP verb GET or POST" (SQS Developer Guide, sqs-making-api-requests),
     and AWS answers a request in which it finds no operation 404 UnknownOperationException (recorded
     for a queue URL without an action, docs/sqs-reference.md section 3). Nothing runs."""
-    return protocol.serialize_error(protocol.detect(request), SqsError("UnknownOperationException", ""), api.new_uuid())
+    sqs = HttpRequest.from_environ(request.environ, b"")
+    return protocol.serialize_error(protocol.detect(sqs), SqsError("UnknownOperationException", ""), api.new_uuid())
 
 
-def _send(response: Response, start_response):
-    # Its status, headers and body, all set: werkzeug's full WSGI step (header copies,
-    # Location fixing) is for files and HEAD.
+class _Call:
+    """One SQS request on its way: what its answer, its metrics and its log line need."""
+
+    __slots__ = ("app", "operation", "request", "request_id", "started", "wire")
+
+    def __init__(self, app: EmulatorApp, request: HttpRequest):
+        self.app = app
+        self.request = request
+        self.started = time.perf_counter()
+        self.request_id = api.new_uuid()
+        self.wire = protocol.detect(request)
+        self.operation = "?"
+
+    def finish(self, output: dict, blocking: bool = False) -> Answer | Pending:
+        """The answer to `output`, once the store has made its change durable (--sync always)."""
+        store = self.app.store
+        if store.replies_wait:
+            if not blocking:
+                return Pending(lambda error: self.committed(output, error), durable=store)
+            try:
+                store.durable()
+            except Exception as exc:
+                return self.failed(exc)
+        return self.answer(output)
+
+    def waited(self, outcome: dict | BaseException) -> Answer | Pending:
+        """After a long poll's wait: its output, or what its last attempt raised."""
+        return self.failed(outcome) if isinstance(outcome, BaseException) else self.finish(outcome)
+
+    def committed(self, output: dict, error: BaseException | None) -> Answer:
+        return self.failed(error) if error is not None else self.answer(output)
+
+    def answer(self, output: dict) -> Answer:
+        try:
+            answer = protocol.serialize_result(self.wire, self.operation, output, self.request_id)
+        except Exception as exc:
+            return self.failed(exc)
+        return self.done(answer, "ok")
+
+    def on_a_thread(self, ctx: api.Context, params: dict) -> Pending:
+        """The operation run later on a worker thread, where it may block."""
+
+        def run(_) -> Answer | Pending:
+            try:
+                result = api.dispatch(ctx._replace(blocking=True), self.operation, params)
+            except Exception as exc:
+                return self.failed(exc)
+            return self.finish(result, blocking=True)  # type: ignore[arg-type]
+
+        return Pending(run)
+
+    def failed(self, exc: BaseException) -> Answer:
+        if isinstance(exc, SqsError):
+            return self.done(protocol.serialize_error(self.wire, exc, self.request_id), exc.name)
+        # A bug of ours: answer as AWS does for an internal failure, keep serving.
+        log_internal_error(log, f"in {self.operation}", exc)
+        failure = SqsError("InternalFailure", INTERNAL_FAILURE)
+        return self.done(protocol.serialize_error(self.wire, failure, self.request_id), failure.name)
+
+    def done(self, answer: Answer, outcome: str) -> Answer:
+        answer = with_cors(answer, self.app.guard.cors_headers(self.request))
+        elapsed = time.perf_counter() - self.started
+        self.app.metrics.observe(self.operation, outcome, elapsed)
+        if log.isEnabledFor(logging.DEBUG):
+            request = self.request
+            log.debug(
+                "%s %s %s %s %d %.1fms client=%s",
+                request.method,
+                request.path,
+                self.wire,
+                self.operation,
+                answer.status,
+                elapsed * 1000,
+                _client(request.headers.get("user-agent", "")),
+            )
+        return answer
+
+
+def with_cors(answer: Answer, cors: list[tuple[str, str]]) -> Answer:
+    return answer._replace(headers=answer.headers + cors) if cors else answer
+
+
+def send(response: Response, start_response):
+    """A werkzeug Response whose status, headers and body are all set, sent as they are:
+    werkzeug's full WSGI step (header copies, Location fixing) is for files and HEAD."""
     start_response(response.status, response.headers.to_wsgi_list())
     return [response.get_data()]
+
+
+def _body(environ: dict) -> bytes:
+    """A WSGI request's body, whole (the server framed it: Content-Length, or its end)."""
+    stream = environ["wsgi.input"]
+    length = environ.get("CONTENT_LENGTH")
+    if length:
+        return stream.read(int(length)) if length.isdigit() else b""
+    return stream.read() if environ.get("wsgi.input_terminated") else b""
 
 
 def _client(agent: str) -> str:

@@ -5,8 +5,8 @@ query, the headers it names as signed, and the SHA-256 of its body bytes, whatev
 a signed X-Amz-Content-SHA256 claims) with the secret of the access key it names,
 and compared in constant time. Both forms: the Authorization header, and a
 presigned query string (X-Amz-Signature), whose body (empty when botocore presigns)
-is bound too. The checks read only a `Received` (method, path, query, headers,
-body bytes). AWS's errors:
+is bound too. The checks read the sans-IO request (emulator/protocol/request.py:
+method, path, query, headers, body bytes). AWS's errors:
 
 * no signature at all: MissingAuthenticationToken (AWS's Common Errors page);
 * a signature that is not SigV4's form, or an Authorization header with another
@@ -27,14 +27,14 @@ import hmac
 import time
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
-from urllib.parse import parse_qsl, quote
+from urllib.parse import parse_qsl
 
 from botocore.auth import SIGV4_TIMESTAMP, SigV4Auth, SigV4QueryAuth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
-from werkzeug.wrappers import Request
 
 from emulator.errors import SqsError
+from emulator.protocol import HttpRequest
 
 ALGORITHM = "AWS4-HMAC-SHA256"
 SERVICE = "sqs"
@@ -64,30 +64,6 @@ class Signed(NamedTuple):
     signature: str
     timestamp: str  # X-Amz-Date, yyyymmddThhmmssZ
     expires: int | None  # a presigned URL's X-Amz-Expires; None for the header form
-
-
-class Received(NamedTuple):
-    """What a signature covers, as the request arrived; headers by lower-case name."""
-
-    method: str
-    scheme: str
-    host: str
-    raw_path: str  # as the client sent it, still percent-encoded, which is what it signed
-    query: str  # the raw query string
-    headers: dict[str, str]
-    body: bytes
-
-    @classmethod
-    def of(cls, request: Request) -> "Received":
-        raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI")
-        path = (raw.split("?", 1)[0] or "/") if raw else quote(request.path)
-        query = request.environ.get("QUERY_STRING", "")
-        body = request.get_data(cache=True)
-        return cls(request.method, request.scheme, request.host, path, query, _headers(request), body)
-
-
-def _headers(request: Request) -> dict[str, str]:
-    return {name.lower(): value for name, value in request.headers.items()}
 
 
 def _incomplete(message: str) -> SqsError:
@@ -138,13 +114,9 @@ def _from_query(args: dict[str, str]) -> Signed:
     return Signed(key, date, region, service, headers, args["X-Amz-Signature"], args["X-Amz-Date"], int(expires))
 
 
-def claimed(request: Request) -> Signed | None:
+def claimed(request: HttpRequest) -> Signed | None:
     """The signature a request carries (None: it carries none); IncompleteSignature when malformed."""
-    return _claimed(_headers(request), request.environ.get("QUERY_STRING", ""))
-
-
-def _claimed(headers: dict[str, str], query: str) -> Signed | None:
-    """`claimed` of a request's headers (by lower-case name) and raw query string."""
+    headers, query = request.headers, request.query_string
     header = headers.get("authorization")
     if header:
         return _from_header(header, headers.get("x-amz-date") or headers.get("date"))
@@ -165,12 +137,9 @@ class Verifier:
         self.credentials = credentials
         self.now = now
 
-    def verify(self, request: Request) -> Credential:
-        return self.check(Received.of(request))
-
-    def check(self, received: Received) -> Credential:
-        """The credential that signed `received`, or AWS's error."""
-        signed = _claimed(received.headers, received.query)
+    def verify(self, request: HttpRequest) -> Credential:
+        """The credential that signed `request`, or AWS's error."""
+        signed = claimed(request)
         if signed is None:
             raise SqsError(
                 "MissingAuthenticationToken",
@@ -181,7 +150,7 @@ class Verifier:
             raise SqsError("InvalidClientTokenId", "The security token included in the request is invalid.")
         _check_scope(signed)
         self._check_time(signed)
-        expected = _signature(received, signed, credential)
+        expected = _signature(request, signed, credential)
         if not hmac.compare_digest(expected.encode(), signed.signature.encode()):
             raise SqsError("SignatureDoesNotMatch", WRONG_SIGNATURE)
         return credential
@@ -227,9 +196,9 @@ def _check_scope(signed: Signed) -> None:
         )
 
 
-def _signature(received: Received, signed: Signed, credential: Credential) -> str:
+def _signature(received: HttpRequest, signed: Signed, credential: Credential) -> str:
     """botocore's signature over the received request with the credential's secret."""
-    query = received.query
+    query = received.query_string
     headers = {}
     for name in signed.signed_headers:
         if name == "host":

@@ -68,10 +68,11 @@ class Options:
     # Command and module event-source targets over the admin API too, with a per-start token (the banner's).
     allow_code_targets: bool = False
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # a larger request body is refused, 413, before it is read
-    max_connections: int = 10_000  # past it, the longest-idle keep-alive connection is closed
+    max_connections: int = 10_000  # past it, new connections wait in the listen backlog
     max_waits: int = DEFAULT_MAX_WAITS  # concurrent long polls; one more is answered empty at once
-    request_timeout: float = 30.0  # seconds a request may take to arrive, line to last body byte
+    request_timeout: float = 30.0  # seconds for a request's head to arrive, and as many for its body
     idle_timeout: float = 120.0  # seconds a keep-alive connection may wait for its next request
+    write_timeout: float = 30.0  # seconds an answer may lie unread before its connection is closed
     log_level: str = "info"  # the command line's; build() leaves logging to its caller
     # The garbage-collector policy (server/collector.py), the process's: the command line's;
     # serve() leaves it off. Python only (no flag).
@@ -111,7 +112,7 @@ class Emulator:
 
 def build(options: Options, listen: bool = True) -> Emulator:
     """Open the store, put back what it kept, apply the config file, and (with
-    `listen`) bind the HTTP server (emulator/server/http.py). Raises StoreError,
+    `listen`) claim the HTTP server's port (emulator/server/http/). Raises StoreError,
     ConfigError or OSError; whatever was opened is closed again first."""
     store = open_store(options.data_dir, options.sync, options.sync_interval_ms)
     clock: Clock
@@ -183,4 +184,5 @@ def http_limits(options: Options) -> Limits:
         options.max_waits,
         options.request_timeout,
         options.idle_timeout,
+        options.write_timeout,
     )

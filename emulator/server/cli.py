@@ -1,4 +1,4 @@
-"""`sqs-emulator` / `python -m emulator`: serve the emulator on its HTTP/1.1 server (emulator/server/http.py)."""
+"""`sqs-emulator` / `python -m emulator`: serve the emulator on its HTTP server (emulator/server/http/)."""
 
 import argparse
 import dataclasses
@@ -113,7 +113,6 @@ def main(argv=None) -> None:
         sys.exit(inspect_cli.main(argv))
     chosen = parse_args(argv).options
     logging.basicConfig(level=chosen.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("waitress").setLevel(logging.WARNING)
     try:
         emulator = build(chosen)
     except (StoreError, config.ConfigError) as error:
@@ -122,9 +121,14 @@ def main(argv=None) -> None:
         sys.exit(f"sqs-emulator: {options.cannot_listen(error, chosen.host, chosen.port, _flag)}")
     server = emulator.http
     assert server is not None  # build() listens unless told not to
+    try:
+        serving = server.start()
+    except Exception as error:  # granian could not listen after all (the port was taken meanwhile)
+        emulator.close()
+        sys.exit(f"sqs-emulator: --port {server.server_port}: cannot listen: {error}")
 
     def stop(signum, frame):
-        # shutdown() waits for serve_forever to return, so it cannot run on the serving thread.
+        # shutdown() waits for serve_forever to return: not on this (the main) thread's signal handler.
         threading.Thread(target=server.shutdown, daemon=True).start()
 
     # Before the banner: whoever waits for it may signal at once.
@@ -153,7 +157,7 @@ def main(argv=None) -> None:
     if warning:
         print(warning, file=sys.stderr, flush=True)
     try:
-        server.serve_forever()
+        serving.join()
     finally:
         emulator.close()  # the store last: everything reported is written before the process exits
         print("SQS emulator stopped", flush=True)

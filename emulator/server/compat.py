@@ -93,9 +93,10 @@ def _receive(request: Request, app) -> Response:
     """POST: an SDK whose endpoint URL is /_aws/sqs/messages calls ReceiveMessage; it gets
     the peek in its own protocol. Its other parameters are ignored, as on LocalStack."""
     request_id = str(uuid.uuid4())
-    wire = protocol.detect(request)
+    sqs = protocol.HttpRequest.from_environ(request.environ, request.get_data(cache=True))
+    wire = protocol.detect(sqs)
     try:
-        operation, params = protocol.parse(wire, request)
+        operation, params = protocol.parse(wire, sqs)
         if operation != "ReceiveMessage":
             raise SqsError(
                 "InvalidAction", f"{MESSAGES} answers only ReceiveMessage (a peek); send {operation} to the endpoint."
@@ -107,7 +108,7 @@ def _receive(request: Request, app) -> Response:
 
 
 def _context(request: Request, app) -> api.Context:
-    identity = identify(request, app.account_id, app.region)
+    identity = identify(protocol.HttpRequest.from_environ(request.environ, b""), app.account_id, app.region)
     return api.Context(
         broker=app.broker,
         account=identity.account,

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from werkzeug.wrappers import Request, Response
 
 from emulator.api import queue_urls
+from emulator.protocol import HttpRequest
 
 LOOPBACK_NAMES = frozenset({"localhost"})
 JSON = "application/json"
@@ -34,6 +35,10 @@ SAFE_FETCH_SITES = frozenset({"same-origin", "none"})
 # Headers an SDK in a browser sends, and the ones its answers carry that it reads.
 CORS_EXPOSED = "x-amzn-RequestId, x-amzn-query-error"
 CORS_MAX_AGE = "600"
+
+
+# The SQS path's sans-IO request, or werkzeug's (the admin API's): the guard reads either.
+AnyRequest = Request | HttpRequest
 
 
 class Refusal(NamedTuple):
@@ -77,7 +82,7 @@ class Guard:
         name = queue_urls.unregional(name)  # --queue-urls host: sqs.<region>.<a host it answers to>
         return self.any_host or name in self.names or name.endswith(".localhost") or _is_address(name)
 
-    def refusal(self, request: Request, admin: bool) -> Refusal | None:
+    def refusal(self, request: AnyRequest, admin: bool) -> Refusal | None:
         """Why the request must not run (None: it may)."""
         if not self.host_allowed(request.host):
             return Refusal(
@@ -87,13 +92,13 @@ class Guard:
             )
         if admin and request.method in READS:
             return None  # reads: a page of another origin cannot see the answer
-        environ = request.environ  # read directly: a header lookup costs more than the rest of the check
-        origin = environ.get("HTTP_ORIGIN")
+        headers = request.headers  # an HttpRequest's, or werkzeug's (the admin API's): either reads any case
+        origin = headers.get("origin")
         if origin is not None and not self._own_origin(origin, request) and not self.cors_allowed(origin):
             return Refusal(
                 403, f"Requests from the web page origin {origin!r} are refused (--cors-origins allows some)."
             )
-        site = environ.get("HTTP_SEC_FETCH_SITE")
+        site = headers.get("sec-fetch-site")
         if site is not None and site not in SAFE_FETCH_SITES and not (origin and self.cors_allowed(origin)):
             return Refusal(403, "Requests a web page of another site makes are refused (--cors-origins allows some).")
         if not admin or request.method == "OPTIONS":
@@ -102,7 +107,7 @@ class Guard:
             return Refusal(415, f"An admin {request.method} takes a JSON body (Content-Type: {JSON}).")
         return None
 
-    def _own_origin(self, origin: str, request: Request) -> bool:
+    def _own_origin(self, origin: str, request: AnyRequest) -> bool:
         return origin.lower() == f"{request.scheme}://{request.host}".lower()
 
     def cors_allowed(self, origin: str) -> bool:
@@ -122,16 +127,16 @@ class Guard:
             response.headers["Access-Control-Max-Age"] = CORS_MAX_AGE
         return response
 
-    def add_cors(self, request: Request, response: Response) -> None:
+    def add_cors(self, request: AnyRequest, response: Response) -> None:
         for name, value in self.cors_headers(request):
             if name == "Vary":
                 response.headers.add(name, value)
             else:
                 response.headers[name] = value
 
-    def cors_headers(self, request: Request) -> list[tuple[str, str]]:
+    def cors_headers(self, request: AnyRequest) -> list[tuple[str, str]]:
         """The CORS headers the answer to `request` carries (none unless its origin is allowed)."""
-        origin = request.environ.get("HTTP_ORIGIN")
+        origin = request.headers.get("origin")
         if origin is None or not self.cors_allowed(origin):
             return []
         return [

@@ -7,6 +7,8 @@ tooling does); any other key, or none, uses the default account.
 import re
 from typing import NamedTuple
 
+from emulator.protocol import HttpRequest
+
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
 
 
@@ -20,14 +22,13 @@ class Identity(NamedTuple):
     access_key: str | None
 
 
-def identify(request, default_account: str, default_region: str) -> Identity:
-    environ = request.environ  # read directly: werkzeug's header and query objects cost more than the search
-    match = _CREDENTIAL.search(environ.get("HTTP_AUTHORIZATION", ""))
+def identify(request: HttpRequest, default_account: str, default_region: str) -> Identity:
+    match = _CREDENTIAL.search(request.headers.get("authorization", ""))
     if match:
         access_key, region = match.groups()
     else:
         # Presigned query-protocol requests carry the scope in X-Amz-Credential.
-        credential = request.args.get("X-Amz-Credential", "") if environ.get("QUERY_STRING") else ""
+        credential = request.args.get("X-Amz-Credential", "") if request.query_string else ""
         parts = credential.split("/")
         access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
     account = access_key if valid_account_id(access_key) else default_account

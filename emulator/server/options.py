@@ -320,13 +320,26 @@ TABLE = (
         "a request body larger than this is refused (413) before it is read",
     ),
     Option(
-        "max_connections", Integer(1, 1_000_000), "open connections at most; past it the longest-idle one is closed"
+        "max_connections",
+        Integer(1, 1_000_000),
+        "open connections at most; past it a new one waits in the listen backlog until another closes",
     ),
     Option("max_waits", Integer(1, 1_000_000), "concurrent long polls at most; one more is answered empty at once"),
     Option(
-        "request_timeout", Seconds(positive=True), "seconds a request may take to arrive, request line to last byte"
+        "request_timeout",
+        Seconds(positive=True),
+        "seconds a request's line and headers may take to arrive, and then as many for its body",
     ),
-    Option("idle_timeout", Seconds(positive=True), "seconds a keep-alive connection may wait for its next request"),
+    Option(
+        "idle_timeout",
+        Seconds(positive=True),
+        "seconds a keep-alive connection may wait for its next request (at most --request-timeout)",
+    ),
+    Option(
+        "write_timeout",
+        Seconds(positive=True),
+        "seconds an answer may lie unread by its client before the connection is closed (Linux)",
+    ),
     Option("auto_create", Flag(), "a request to a missing queue creates it (a .fifo name: a FIFO queue)"),
     Option(
         "long_poll_cap",

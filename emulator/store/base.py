@@ -22,6 +22,7 @@ class StoreError(Exception):
 
 class Store(Journal):
     clock_time: float | None = None  # the manual clock's time when the store was last written
+    replies_wait = False  # --sync always: a reply waits for its change's commit (durable, when_durable)
 
     def recover(self, broker) -> None:
         """Put every kept queue, message, dedup id, task and cooldown back into `broker`

@@ -48,6 +48,7 @@ class SqliteStore(Store):
             self._lock_file.close()
             raise
         self.clock_time = read_clock(self._db)
+        self.replies_wait = sync == "always"
         self._writer = Writer(self._db, self.path, sync, interval_ms / 1000)
         self._ids_lock = threading.Lock()
         self._queue_ids: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # queue -> id; None once dropped

@@ -25,7 +25,6 @@ options apply where no keyword is given, above serve()'s own defaults:
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -68,10 +67,11 @@ class EmulatorServer:
         self.endpoint_url = f"http://{HOST}:{self.port}"
         self.admin = AdminClient(self.endpoint_url)
         self._stopped = False
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, name=f"sqs-emulator:{self.port}", daemon=True
-        )
-        self._thread.start()
+        try:
+            self._thread = self._server.start(f"sqs-emulator:{self.port}")
+        except BaseException:
+            self._emulator.close()
+            raise
 
     def __repr__(self) -> str:
         return f"<EmulatorServer {self.endpoint_url} {self.clock} clock>"

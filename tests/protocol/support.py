@@ -19,6 +19,7 @@ from werkzeug.wrappers import Request
 
 from emulator import protocol
 from emulator.errors import SqsError
+from emulator.protocol import HttpRequest
 
 from .recorded import FIXTURES
 
@@ -53,14 +54,20 @@ def _request(req, body):
     env = EnvironBuilder(
         path=req["url_path"], base_url=HOST, method=req["method"], headers=dict(req["headers"]), data=body
     )
-    return Request(env.get_environ())
+    return _sans_io(env)
 
 
 def raw_request(path="/", method="POST", headers=None, data=None, query_string=None):
     env = EnvironBuilder(
         path=path, base_url=HOST, method=method, headers=headers or {}, data=data, query_string=query_string
     )
-    return Request(env.get_environ())
+    return _sans_io(env)
+
+
+def _sans_io(builder: EnvironBuilder) -> HttpRequest:
+    """The protocol layer's request (emulator/protocol/request.py) for what werkzeug's test builder made."""
+    environ = builder.get_environ()
+    return HttpRequest.from_environ(environ, Request(environ).get_data())
 
 
 def roundtrip(request):

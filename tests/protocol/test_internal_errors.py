@@ -5,7 +5,6 @@ level only. Through a real HTTP request to the app."""
 import http.client
 import json
 import logging
-import threading
 
 import pytest
 
@@ -23,8 +22,7 @@ def port():
     """The app on its HTTP server on 127.0.0.1, on a thread of this process."""
     app = new_app()
     server = HttpServer(app, "127.0.0.1", 0, http_limits(Options()))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    thread = server.start()
     yield server.server_port
     server.shutdown()
     thread.join()

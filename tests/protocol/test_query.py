@@ -98,9 +98,8 @@ def test_query_errors(query_model):
     assert (parsed["Error"]["Type"], parsed["Error"]["Code"]) == ("Receiver", "InternalFailure")
 
 
-def test_query_body_after_server_read_form_and_large_body():
+def test_query_body_on_a_queue_path_and_large_body():
     req = raw_request(path="/000000000000/q1", data={"Action": "SendMessage", "MessageBody": "a+b c"})
-    assert req.form["Action"] == "SendMessage"  # the server layer looked first
     assert roundtrip(req)[1] == ("SendMessage", {"MessageBody": "a+b c", "QueueUrl": QURL})
     # Over werkzeug's 500 kB form limit, under SQS's 1 MiB message limit.
     big = "x" * 1_048_576

@@ -1,6 +1,8 @@
-"""Requests that never wait run on the HTTP server's event-loop thread (emulator/server/http.py):
-the app names them (EmulatorApp.answers_at_once); every other request goes to a worker thread,
-so a long poll never holds up the loop. Through real HTTP requests on loopback."""
+"""Where the RSGI entry (emulator/server/http/entry.py) runs a request: an SQS request
+that never waits runs on the server's event loop as soon as it is read; slow SQS work
+and werkzeug's way (the admin API) on worker threads; a long poll waits on its queue's
+wake-up holding no thread. Through real HTTP requests on loopback, with the app's own
+hooks wrapped to record the thread each ran on."""
 
 import http.client
 import json
@@ -8,108 +10,100 @@ import threading
 
 import pytest
 
-from emulator.server.build import Options, build, http_limits
-from emulator.server.http import HttpServer
+from emulator.server import app as app_module
+from emulator.server.build import Options, build
 
-
-class _Recorder:
-    """A WSGI app that answers with the name of the thread it ran on; `/fast` never waits."""
-
-    def answers_at_once(self, path: str, headers: dict[str, str]) -> bool:
-        return path == "/fast"
-
-    def __call__(self, environ, start_response):
-        body = threading.current_thread().name.encode()
-        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
-        return [body]
+TARGET = "X-Amz-Target"
+JSON = "application/x-amz-json-1.0"
 
 
 @pytest.fixture
-def server():
-    http_server = HttpServer(_Recorder(), "127.0.0.1", 0, http_limits(Options()))
-    loop = threading.Thread(target=http_server.serve_forever, name="the-loop", daemon=True)
-    loop.start()
-    yield http_server
-    http_server.shutdown()
-    loop.join()
-    http_server.server_close()
+def emulator(monkeypatch):
+    seen: list[tuple[str, str]] = []
+    real_dispatch = app_module.api.dispatch
+
+    def dispatch(ctx, operation, params):
+        seen.append((operation, threading.current_thread().name))
+        return real_dispatch(ctx, operation, params)
+
+    monkeypatch.setattr(app_module.api, "dispatch", dispatch)
+    built = build(Options(port=0, clock="manual", purge_cooldown=0))
+    thread = built.http.start("the-loop")
+    built.seen = seen
+    yield built
+    built.http.shutdown()
+    thread.join()
+    built.close()
 
 
-def _threads(port: int, paths: list[str]) -> list[str]:
-    """The thread that served each path, in order, over one kept-alive connection."""
+def _call(port: int, operation: str, params: dict) -> dict:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
-        names = []
-        for path in paths:
-            connection.request("POST", path, body=b"{}")
-            names.append(connection.getresponse().read().decode())
-        return names
+        headers = {TARGET: f"AmazonSQS.{operation}", "Content-Type": JSON}
+        connection.request("POST", "/", body=json.dumps(params).encode(), headers=headers)
+        return json.loads(connection.getresponse().read() or b"{}")
     finally:
         connection.close()
 
 
-def test_a_request_that_never_waits_runs_on_the_loop_and_others_on_workers(server):
-    names = _threads(server.server_port, ["/fast", "/slow", "/fast", "/slow"])
-    assert names[0] == names[2] == "the-loop"
-    assert names[1].startswith("sqs-emulator-http-") and names[3].startswith("sqs-emulator-http-")
-
-
-def test_the_operations_the_emulator_answers_at_once():
-    emulator = build(Options(port=0), listen=False)
-    app = emulator.app
-    try:
-        sent = {"X_AMZ_TARGET": "AmazonSQS.SendMessage", "CONTENT_TYPE": "application/x-amz-json-1.0"}
-        assert app.answers_at_once("/", sent)
-        assert app.answers_at_once("/", {**sent, "X_AMZ_TARGET": "AmazonSQS.DeleteMessageBatch"})
-        assert not app.answers_at_once("/", {**sent, "X_AMZ_TARGET": "AmazonSQS.ReceiveMessage"})  # a long poll
-        assert not app.answers_at_once("/", {**sent, "X_AMZ_TARGET": "AmazonSQS.DeleteQueue"})
-        assert not app.answers_at_once("/", {"CONTENT_TYPE": "application/x-www-form-urlencoded"})  # query: unread
-        assert not app.answers_at_once("/_emulator/reset", sent)
-    finally:
-        emulator.close()
-
-
-def test_with_a_store_every_request_goes_to_a_worker(tmp_path):
-    emulator = build(Options(port=0, data_dir=str(tmp_path / "data"), sync="always"), listen=False)
-    try:
-        assert not emulator.app.answers_at_once("/", {"X_AMZ_TARGET": "AmazonSQS.SendMessage"})
-    finally:
-        emulator.close()
-
-
-def test_a_send_on_the_loop_wakes_a_long_poll_on_a_worker():
-    emulator = build(Options(port=0), listen=True)
-    assert emulator.http is not None
-    loop = threading.Thread(target=emulator.http.serve_forever, daemon=True)
-    loop.start()
+def test_a_request_that_never_waits_runs_on_the_loop_and_slow_ones_on_workers(emulator):
     port = emulator.http.server_port
+    url = _call(port, "CreateQueue", {"QueueName": "q"})["QueueUrl"]
+    _call(port, "SendMessage", {"QueueUrl": url, "MessageBody": "x"})
+    _call(port, "PurgeQueue", {"QueueUrl": url})
+    ran = dict(emulator.seen)
+    assert ran["SendMessage"] == "the-loop" and ran["CreateQueue"] == "the-loop"
+    assert ran["PurgeQueue"].startswith("sqs-emulator-http")  # its work grows with the queue
+
+
+def test_a_long_poll_holds_no_thread_and_a_send_wakes_it():
+    built = build(Options(port=0, clock="manual"))
+    thread = built.http.start()
     try:
-        call = _json_client(port)
-        url = call("CreateQueue", {"QueueName": "q"})["QueueUrl"]
-        got: list = []
-        poll = threading.Thread(
-            target=lambda: got.append(call("ReceiveMessage", {"QueueUrl": url, "WaitTimeSeconds": 10}))
-        )
-        poll.start()
-        call("SendMessage", {"QueueUrl": url, "MessageBody": "hello"})
-        poll.join(timeout=10)
-        assert [message["Body"] for message in got[0]["Messages"]] == ["hello"]
+        port = built.http.server_port
+        url = _call(port, "CreateQueue", {"QueueName": "polled"})["QueueUrl"]
+        before = threading.active_count()
+        answers: list[dict] = []
+        polls = [
+            threading.Thread(
+                target=lambda: answers.append(_call(port, "ReceiveMessage", {"QueueUrl": url, "WaitTimeSeconds": 20}))
+            )
+            for _ in range(5)
+        ]
+        for poll in polls:
+            poll.start()
+        queue = built.broker.get_queue("000000000000", "us-east-1", "polled")
+        deadline = threading.Event()
+        for _ in range(1000):
+            if queue.receivers_waiting() == 5:
+                break
+            deadline.wait(0.01)
+        assert queue.receivers_waiting() == 5
+        assert threading.active_count() == before + 5  # the five client threads: the server took none
+        for index in range(5):
+            _call(port, "SendMessage", {"QueueUrl": url, "MessageBody": f"m{index}"})
+        for poll in polls:
+            poll.join(10)
+        assert sorted(answer["Messages"][0]["Body"] for answer in answers) == [f"m{i}" for i in range(5)]
     finally:
-        emulator.http.shutdown()
-        loop.join()
-        emulator.close()
+        built.http.shutdown()
+        thread.join()
+        built.close()
 
 
-def _json_client(port: int):
-    def call(operation: str, params: dict) -> dict:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
-        try:
-            headers = {"X-Amz-Target": f"AmazonSQS.{operation}", "Content-Type": "application/x-amz-json-1.0"}
-            connection.request("POST", "/", body=json.dumps(params).encode(), headers=headers)
-            response = connection.getresponse()
-            assert response.status == 200
-            return json.loads(response.read())
-        finally:
-            connection.close()
+def test_the_admin_api_runs_on_a_worker(emulator, monkeypatch):
+    threads: list[str] = []
+    real_handle = app_module.admin.handle
 
-    return call
+    def handle(request, app):
+        threads.append(threading.current_thread().name)
+        return real_handle(request, app)
+
+    monkeypatch.setattr(app_module.admin, "handle", handle)
+    connection = http.client.HTTPConnection("127.0.0.1", emulator.http.server_port, timeout=10)
+    try:
+        connection.request("GET", "/_emulator/health")
+        assert json.loads(connection.getresponse().read())["status"] == "ok"
+    finally:
+        connection.close()
+    assert len(threads) == 1 and threads[0].startswith("sqs-emulator-http")

@@ -10,21 +10,22 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
 from emulator.errors import SqsError
-from emulator.server.auth import Credential, Received, Verifier
+from emulator.protocol.request import HttpRequest, joined
+from emulator.server.auth import Credential, Verifier
 
 KEY = Credential("AKIDTEST", "test-secret", "123456789012")
 BODY = b'{"QueueUrl": "q", "MessageBody": "signed"}'
 
 
-def _received(body: bytes = BODY, service: str = "sqs", **extra_headers) -> Received:
+def _received(body: bytes = BODY, service: str = "sqs", **extra_headers) -> HttpRequest:
     request = AWSRequest(method="POST", url="http://localhost:9324/", data=BODY, headers=extra_headers)
     SigV4Auth(Credentials(KEY.access_key, KEY.secret_key), service, "us-east-1").add_auth(request)
-    headers = {name.lower(): value for name, value in request.headers.items()}
-    return Received("POST", "http", "localhost:9324", urlsplit(request.url).path, "", headers, body)
+    headers = joined([*request.headers.items(), ("Host", "localhost:9324")])
+    return HttpRequest("POST", urlsplit(request.url).path, "", headers, body)
 
 
 def test_a_signed_request_names_its_key():
-    assert Verifier({KEY.access_key: KEY}).check(_received()) == KEY
+    assert Verifier({KEY.access_key: KEY}).verify(_received()) == KEY
 
 
 @pytest.mark.parametrize(
@@ -41,5 +42,5 @@ def test_a_signed_request_names_its_key():
 )
 def test_what_the_signature_does_not_cover_is_refused(received, wording):
     with pytest.raises(SqsError) as refused:
-        Verifier({KEY.access_key: KEY}).check(received)
+        Verifier({KEY.access_key: KEY}).verify(received)
     assert (refused.value.name, refused.value.message[: len(wording)]) == ("SignatureDoesNotMatch", wording)

@@ -60,6 +60,7 @@ CASES = {
     "max_waits": ("7", 7, "-1", "must be from 1 to 1000000, not -1"),
     "request_timeout": ("2.5", 2.5, "0", "must be more than 0 seconds, not 0"),
     "idle_timeout": ("60", 60.0, "never", "must be a number of seconds, not 'never'"),
+    "write_timeout": ("10", 10.0, "0", "must be more than 0 seconds, not 0"),
     "auto_create": ("on", True, "maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "long_poll_cap": ("0.1", 0.1, "-0.1", "must be 0 or more seconds, not -0.1"),
 }

@@ -15,6 +15,7 @@ import json
 
 from werkzeug.wrappers import Request, Response
 
+from emulator.protocol import HttpRequest
 from emulator.server.admin.headers import secured
 
 HEALTH = "/_emulator/health"
@@ -26,7 +27,7 @@ def _matches(given: str, token: str) -> bool:
     return hmac.compare_digest(given.encode(), token.encode())
 
 
-def _open(request: Request) -> bool:
+def _open(request: Request | HttpRequest) -> bool:
     path = request.path.rstrip("/")
     if path == HEALTH:
         return True
@@ -34,7 +35,7 @@ def _open(request: Request) -> bool:
     return dashboard and request.method in ("GET", "HEAD")
 
 
-def admits(request: Request, token: str) -> bool:
+def admits(request: Request | HttpRequest, token: str) -> bool:
     """Whether the request carries the token in its Authorization header, or needs none."""
     if _open(request):
         return True

@@ -7,6 +7,7 @@ from importlib import resources
 from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
+from emulator.protocol import HttpRequest
 from emulator.server.admin.headers import secured
 from emulator.server.admin.routes import AdminError
 
@@ -14,7 +15,7 @@ STATIC = resources.files("emulator.server.admin") / "static"
 HOME = "/_emulator/ui/"
 
 
-def wanted_by_browser(request: Request) -> bool:
+def wanted_by_browser(request: Request | HttpRequest) -> bool:
     """A browser opening `/`: a GET with no SQS action that names text/html in Accept.
 
     SDKs and curl send */* or no Accept (a wildcard is not asking for HTML), and
