@@ -13,7 +13,6 @@ from itertools import accumulate
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, disable_created_metrics, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
-from prometheus_client.utils import floatToGoString
 from werkzeug.wrappers import Response
 
 from emulator.events.poller import COUNTERS
@@ -115,7 +114,7 @@ class _Requests:
                 requests.add_metric(list(labels), count)
             for operation, record in self._latency.items():
                 cumulative = list(accumulate(record[:-1]))
-                buckets = [(floatToGoString(b), n) for b, n in zip(self._BOUNDS, cumulative, strict=True)]
+                buckets = [(_le(b), n) for b, n in zip(self._BOUNDS, cumulative, strict=True)]
                 latency.add_metric([operation], buckets, record[-1])
         yield requests
         yield latency
@@ -202,3 +201,8 @@ class _Waits:
         refused.add_metric([], self._waits.refused)
         yield waiting
         yield refused
+
+
+def _le(bound: float) -> str:
+    """A bucket's bound as the text format writes it (the client's own examples: "0.005", "+Inf")."""
+    return "+Inf" if bound == math.inf else repr(float(bound))
