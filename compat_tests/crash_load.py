@@ -1,4 +1,4 @@
-"""The crash test's load (compat_tests/test_persistence_crash.py), also what the benchmark's
+"""The crash test's load (compat_tests/persistence/test_persistence_crash.py), also what the benchmark's
 store_kill figure kills a server under (bench/figures/store_kill.py): boto3 clients that send,
 receive and delete until the server goes away, noting when each send and delete was
 acknowledged. It imports nothing of the tests' harness, so the benchmark can run it."""

@@ -1,4 +1,4 @@
-"""Hostile requests built from botocore's SQS model, for compat_tests/test_hostile_requests.py
+"""Hostile requests built from botocore's SQS model, for compat_tests/api/test_hostile_requests.py
 and scripts/fuzz.py (the same strategy, run longer).
 
 A request starts valid-ish: an operation of the model, its input shape's members filled

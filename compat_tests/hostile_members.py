@@ -1,5 +1,5 @@
 """Every scalar member of botocore's SQS model, one hostile value at a time, for
-compat_tests/test_hostile_requests.py and scripts/fuzz.py (issue 31, item 9).
+compat_tests/api/test_hostile_requests.py and scripts/fuzz.py (issue 31, item 9).
 
 `leaves()` lists every integer, string and blob member of every operation's input: inside
 every batch entry and attribute map (a queue attribute map at each attribute's name), and

@@ -1,5 +1,5 @@
 """A module whose import writes a file (SQS_IMPORT_MARKER names it): proof that a server
-imported it, for compat_tests/test_control_plane.py. Nothing in the tests imports it."""
+imported it, for compat_tests/server/test_control_plane.py. Nothing in the tests imports it."""
 
 import os
 from pathlib import Path

@@ -1,6 +1,6 @@
 """Throw N hostile requests at an emulator and count what went wrong.
 
-The strategies of compat_tests/test_hostile_requests.py, run for as long as asked: requests
+The strategies of compat_tests/api/test_hostile_requests.py, run for as long as asked: requests
 built from botocore's SQS model, then mutated (compat_tests/hostile.py), and one request in
 four a hostile value of its kind at one member of the model (compat_tests/hostile_members.py:
 lone surrogates in batch entries, integers of thousands of digits). Every answer

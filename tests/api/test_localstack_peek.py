@@ -1,6 +1,6 @@
 """The peek LocalStack's developer endpoint answers (emulator/api/peek.py): ReceiveMessage's
 output with every attribute, and nothing changed. LocalStack's SQS page, "Developer
-endpoints" > "Peeking into queues", shows the shape; compat_tests/test_other_emulators.py
+endpoints" > "Peeking into queues", shows the shape; compat_tests/server/test_other_emulators.py
 drives it over HTTP."""
 
 import json

@@ -1,5 +1,5 @@
 """Event source mappings with Python handlers, in-process (serve()): messages sent
-with boto3 to a real server on loopback (compat_tests/test_event_source_targets.py
+with boto3 to a real server on loopback (compat_tests/server/test_event_source_targets.py
 drives a server process through the admin API, the config file, HTTP and command
 targets), handlers written with Powertools for AWS
 Lambda, whose SqsModel checks the event's shape. Time moves on the manual clock;

@@ -1,5 +1,5 @@
 """The SigV4 verifier on plain values (method, path, query, headers, body bytes), as any
-HTTP entry can hand them: what compat_tests/test_auth.py proves through the server."""
+HTTP entry can hand them: what compat_tests/server/test_auth.py proves through the server."""
 
 import hashlib
 from urllib.parse import urlsplit

@@ -1,7 +1,7 @@
 """The options' one table (emulator/server/options.py): every option read alike from
 a flag, the environment and the config file's [server] table, and from Python
 (Options, serve()); the precedence flag > environment > file > default; the help.
-The process's exit codes and one-line errors: compat_tests/test_cli.py."""
+The process's exit codes and one-line errors: compat_tests/server/test_cli.py."""
 
 import dataclasses
 import json
@@ -152,7 +152,7 @@ def test_the_config_files_server_table_is_checked_naming_file_and_key(text, erro
 
 
 def test_a_file_that_is_not_a_config_stops_the_start_as_before(tmp_path):
-    # As when its queues are applied (compat_tests/test_config.py): exit code 1, the file named.
+    # As when its queues are applied (compat_tests/server/test_config.py): exit code 1, the file named.
     path = tmp_path / "emulator.toml"
     path.write_text('server = "x"\n')
     with pytest.raises(SystemExit) as exited:

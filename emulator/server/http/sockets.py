@@ -5,7 +5,7 @@ long as its client leaves that answer unread: 30 such clients held a few hundred
 of receive answers until they went away. TCP_USER_TIMEOUT (tcp(7), Linux 2.6.37 and
 later) makes the kernel abort a connection whose sent data stays unacknowledged that
 long, a zero receive window included; set on a listening socket, the connections it
-accepts inherit it (checked by compat_tests/test_front_door.py). granian takes no
+accepts inherit it (checked by compat_tests/server/test_front_door.py). granian takes no
 socket option of its own, so it is set here on the listening socket this process holds
 for the server's port, found among the process's descriptors.
 """

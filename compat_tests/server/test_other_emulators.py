@@ -237,7 +237,7 @@ def test_the_reset_endpoints_of_localstack_and_moto_reset_everything(own_server,
 
 def test_cooldowns_off_lets_a_suite_purge_and_recreate_at_once(own_server):
     # With AWS's cooldowns (the CLI's default) the second purge is PurgeQueueInProgress and the
-    # re-create QueueDeletedRecently: compat_tests/test_purge.py and test_queues.py prove those.
+    # re-create QueueDeletedRecently: compat_tests/api/test_purge.py and test_queues.py prove those.
     sqs, _ = own_server
     name = unique_name("reused")
     for _ in range(3):

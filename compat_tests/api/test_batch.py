@@ -67,7 +67,7 @@ def test_send_message_batch_partial_failure(sqs, queue_factory):
 
 def test_dedup_id_on_a_standard_queue_fails_its_entry_only(sqs, queue):
     """A MessageDeduplicationId on a standard queue's batch entry (issue 18, item 9) fails that entry,
-    in SendMessage's wording (compat_tests/test_fifo.py), and the others are sent.
+    in SendMessage's wording (compat_tests/api/test_fifo.py), and the others are sent.
 
     Per entry rather than the whole request: AWS's answer to this case is not recorded. The nearest
     recorded case is a standard queue's entry over the size limit, which fails alone while the rest

@@ -4,7 +4,7 @@ region, as on AWS, whose URLs name the region only in the host
 section 3; issue 18 item 1). A request is served by the queue of the account
 and name its URL gives, in the region the URL's host names, else in the
 region of the request's signature. The other forms, and every form read
-whichever is rendered: compat_tests/test_queue_url_forms.py. A bare queue name
+whichever is rendered: compat_tests/api/test_queue_url_forms.py. A bare queue name
 is accepted wherever a QueueUrl goes, for the caller's account and region, as
 on AWS.
 """

@@ -11,11 +11,11 @@ from datetime import UTC
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from compat_tests.api.test_long_poll import Poller
 from compat_tests.conftest import TARGET
 from compat_tests.helpers import admin_call as call
 from compat_tests.helpers import counts, receive, receive_one, sqs_client
 from compat_tests.servers import start_emulator
-from compat_tests.test_long_poll import Poller
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator's own admin API")
 

@@ -1,6 +1,6 @@
 """The other queue URL forms, --queue-urls path and host (issue 18 item 1), and
 every form read whichever the server renders. The default, aws, is
-compat_tests/test_queue_urls.py.
+compat_tests/api/test_queue_urls.py.
 
 - path: ``/<region>/<account>/<name>`` for regions other than the server's, so a
   URL alone names its queue whoever signs the request;

@@ -1,0 +1,1 @@
+"""The emulator around the SQS API, through its real server process: the HTTP front door and its limits, what web pages, other users and unsigned clients can and cannot do, the admin API and dashboard, event sources, the command line and config files, other emulators' paths, and the documentation's examples."""
