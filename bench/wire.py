@@ -122,8 +122,15 @@ class Wire:
             "X-Amz-Target": f"AmazonSQS.{op}",
             "Authorization": self.AUTHORIZATION,
         }
-        self.conn.request("POST", "/", json.dumps(params), headers)
-        response = self.conn.getresponse()
+        try:
+            self.conn.request("POST", "/", json.dumps(params), headers)
+            response = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            # The server ended the kept-alive connection while it was idle (the emulator's head
+            # deadline does); nothing of the request was read: make a new one, as urllib3 does.
+            self.conn.close()
+            self.conn.request("POST", "/", json.dumps(params), headers)
+            response = self.conn.getresponse()
         data = response.read()
         if response.status != 200:
             raise RuntimeError(f"{op}: HTTP {response.status} {data[:300]!r}")
