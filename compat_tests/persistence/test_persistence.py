@@ -7,7 +7,7 @@ import pytest
 
 from compat_tests.conftest import TARGET
 from compat_tests.helpers import counts, expect_error, queue_attrs
-from compat_tests.persistence import Emulator
+from compat_tests.restartable import Emulator
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator's own data dir")
 

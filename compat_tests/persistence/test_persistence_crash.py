@@ -12,7 +12,7 @@ import pytest
 from compat_tests.conftest import TARGET
 from compat_tests.crash_load import INTERVAL_MARGIN, INTERVAL_MS, Load, drain
 from compat_tests.helpers import sqs_client
-from compat_tests.persistence import Emulator
+from compat_tests.restartable import Emulator
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator's own data dir")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from compat_tests.conftest import TARGET
-from compat_tests.persistence import Emulator, refused_start
+from compat_tests.restartable import Emulator, refused_start
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator's own data dir")
 

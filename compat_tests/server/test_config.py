@@ -7,7 +7,7 @@ import pytest
 
 from compat_tests.conftest import TARGET
 from compat_tests.helpers import expect_error, queue_attrs, sqs_client
-from compat_tests.persistence import Emulator, refused_start
+from compat_tests.restartable import Emulator, refused_start
 from compat_tests.servers import REPO_ROOT, start_emulator
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator's own start-up options")

@@ -17,7 +17,7 @@ import pytest
 from compat_tests.conftest import TARGET
 from compat_tests.helpers import admin_call as call
 from compat_tests.helpers import counts, sqs_client, unique_name
-from compat_tests.persistence import refused_start
+from compat_tests.restartable import refused_start
 from compat_tests.server.test_event_source_targets import COMMAND, wait_for
 from compat_tests.servers import start_emulator
 

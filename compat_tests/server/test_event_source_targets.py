@@ -25,7 +25,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from compat_tests.conftest import TARGET
 from compat_tests.helpers import admin_call as call
 from compat_tests.helpers import counts, sqs_client
-from compat_tests.persistence import refused_start
+from compat_tests.restartable import refused_start
 from compat_tests.servers import start_emulator
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="event source mappings are the emulator's own")

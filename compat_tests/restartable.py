@@ -1,5 +1,5 @@
-"""Helpers for the persistence tests: an emulator process on a data dir, started,
-stopped with a signal and started again on the same dir."""
+"""An emulator process on a data dir (or none), started, stopped with a signal and started
+again on the same dir: the persistence tests', and the start-up refusals other tests check."""
 
 from __future__ import annotations
 
