@@ -25,6 +25,8 @@ from pathlib import Path
 
 import psutil
 
+from compat_tests.servers import stop
+
 ROOT = Path(__file__).resolve().parent.parent  # this checkout: its bench package measures every tree
 FLOOR_APP = ROOT / "scripts" / "floor_app.py"
 FAUXQS_LAUNCHER = Path(__file__).resolve().parent / "fauxqs.mjs"
@@ -169,7 +171,7 @@ class Server:
     def stop(self) -> None:
         if self.proc is None:
             return
-        stop(self.proc)
+        stop(self.proc, STOP_TIMEOUT_S)
         self.proc = None
         self.ps = None
 
@@ -185,17 +187,6 @@ class Server:
     def restart(self) -> None:
         self.stop()
         self.start()
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """Terminate a process this module started, killing it if it does not end in time."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=STOP_TIMEOUT_S)
 
 
 class Meter:
@@ -292,7 +283,7 @@ class Helper:
         self.ready: dict = json.loads(ready)
 
     def stop(self) -> None:
-        stop(self.proc)
+        stop(self.proc, STOP_TIMEOUT_S)
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 

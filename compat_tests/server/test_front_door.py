@@ -366,43 +366,36 @@ def test_a_body_that_stops_arriving_is_answered_408_and_closed(door, sqs):
     assert "Messages" not in sqs.receive_message(QueueUrl=url)
 
 
-def test_past_the_connection_cap_a_newcomer_waits_until_an_idle_connection_ends():
-    # granian's cap (its backpressure): a newcomer waits in the listen backlog, and idle
-    # kept-alive connections end at the head deadline (--idle-timeout), which makes room.
-    server = start_emulator("manual", "capped", "--max-connections", "20", "--idle-timeout", "1")
-    kept = []
+def _served_once(conn) -> None:
+    conn.sendall(b"GET /_emulator/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    assert status(read_reply(conn)) == 200  # then idle, kept alive
+
+
+def _one_byte(conn) -> None:
+    conn.sendall(b"P")  # a request that never arrives whole
+
+
+@pytest.mark.parametrize(
+    ("deadline", "opened"),
+    [("--idle-timeout", _served_once), ("--request-timeout", _one_byte)],
+    ids=["idle", "half-sent"],
+)
+def test_connections_that_fill_the_cap_hold_it_only_until_their_deadline(deadline, opened):
+    # granian's cap (its backpressure): a newcomer waits in the listen backlog; idle kept-alive
+    # connections and half-sent requests end at the head deadline (1 s here), which makes room.
+    server = start_emulator("manual", "capped", "--max-connections", "20", deadline, "1")
+    held = []
     try:
         for _ in range(20):
             conn = socket.create_connection(("127.0.0.1", port(server)), timeout=5)
-            conn.sendall(b"GET /_emulator/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            assert status(read_reply(conn)) == 200
-            kept.append(conn)
+            opened(conn)
+            held.append(conn)
         started = time.monotonic()
         assert sqs_client(server.url).list_queues()["ResponseMetadata"]["HTTPStatusCode"] == 200
         assert time.monotonic() - started < 10
-        assert read_to_close(kept[0]) == b""  # the idle ones were closed
+        assert all(read_to_close(conn) == b"" for conn in held)  # closed, never answered again
     finally:
-        for conn in kept:
-            conn.close()
-        server.stop()
-
-
-def test_half_sent_requests_hold_the_cap_only_until_the_request_deadline():
-    # A byte each from as many connections as the cap allows: each is closed at the head
-    # deadline (--request-timeout), and a client waiting in the backlog is served then.
-    server = start_emulator("manual", "half-sent", "--max-connections", "20", "--request-timeout", "1")
-    half = []
-    try:
-        for _ in range(20):
-            conn = socket.create_connection(("127.0.0.1", port(server)), timeout=5)
-            conn.sendall(b"P")
-            half.append(conn)
-        started = time.monotonic()
-        assert sqs_client(server.url).list_queues()["ResponseMetadata"]["HTTPStatusCode"] == 200
-        assert time.monotonic() - started < 10
-        assert all(read_to_close(conn) == b"" for conn in half)  # closed, never answered
-    finally:
-        for conn in half:
+        for conn in held:
             conn.close()
         server.stop()
 
