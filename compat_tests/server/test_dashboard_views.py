@@ -177,7 +177,8 @@ def test_an_empty_dead_letter_queue_offers_no_redrive(dashboard, sqs, queue_fact
     expect(page.get_by_test_id("redrive-empty")).to_be_visible()
     page.get_by_test_id("redrive-rate").press("Enter")  # a submit without the button starts nothing either
     screenshot(page, "dashboard-redrive-disabled.png")
-    assert sqs.list_message_move_tasks(SourceArn=arn_of(sqs, dlq)).get("Results", []) == []  # the query protocol leaves an empty list out
+    # the query protocol leaves an empty list out of the answer
+    assert sqs.list_message_move_tasks(SourceArn=arn_of(sqs, dlq)).get("Results", []) == []
 
     sqs.send_message(QueueUrl=source, MessageBody="poison")
     sqs.receive_message(QueueUrl=source, VisibilityTimeout=1)
