@@ -2,7 +2,8 @@
 
 base.py     the interface (Store), the no-op MEMORY store, StoreError, SYNC_MODES
 sqlite.py   SqliteStore: everything under --data-dir in one SQLite file, which
-            opening.py opens, rows.py encodes, recovery.py reads back and
+            opening.py opens, rows.py (its SQL and change records) and codec.py
+            (values to columns and back) encode, recovery.py reads back and
             writer.py writes
 """
 

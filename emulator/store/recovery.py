@@ -11,6 +11,7 @@ import sqlite3
 from operator import itemgetter
 from typing import NamedTuple
 
+from emulator.store.codec import StoredQueue, dedup_from_row, message_from_row, move_task_from_row, queue_from_row
 from emulator.store.rows import (
     SELECT_CLOCK,
     SELECT_COOLDOWNS,
@@ -18,11 +19,6 @@ from emulator.store.rows import (
     SELECT_MESSAGES,
     SELECT_MOVE_TASKS,
     SELECT_QUEUES,
-    StoredQueue,
-    dedup_from_row,
-    message_from_row,
-    move_task_from_row,
-    queue_from_row,
 )
 
 

@@ -14,6 +14,7 @@ import threading
 import weakref
 
 from emulator.store.base import SYNC_MODES, Store
+from emulator.store.codec import delivery
 from emulator.store.opening import damaged, lock_directory, open_database
 from emulator.store.recovery import StoreContents, read_clock, read_contents
 from emulator.store.rows import (
@@ -26,7 +27,6 @@ from emulator.store.rows import (
     SaveQueue,
     SaveTask,
     SetClock,
-    delivery,
 )
 from emulator.store.writer import Writer
 
