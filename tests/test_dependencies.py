@@ -32,12 +32,9 @@ DOCUMENTED = {
     "botocore.auth": {"SIGV4_TIMESTAMP", "SigV4Auth", "SigV4QueryAuth"},
     "botocore.awsrequest": {"AWSRequest"},
     "botocore.credentials": {"Credentials"},
-    # https://github.com/emmett-framework/granian#embedding-granian-in-your-project; the
-    # embedded Server's keywords are the CLI's options (README "Options"): constants, http, log
-    "granian.server.embed": {"Server"},
-    "granian.constants": {"HTTPModes", "Interfaces"},
-    "granian.http": {"HTTP1Settings"},
-    "granian.log": {"LogLevels"},
+    # the whole module: https://github.com/MagicStack/httptools#apis (HttpRequestParser and its
+    # protocol's callbacks, parse_url, the HttpParserError family)
+    "httptools": set(),
     # https://prometheus.github.io/client_python/ (exporting, custom collectors)
     "prometheus_client": {"CONTENT_TYPE_LATEST", "CollectorRegistry", "disable_created_metrics", "generate_latest"},
     "prometheus_client.core": {"CounterMetricFamily", "GaugeMetricFamily", "HistogramMetricFamily"},

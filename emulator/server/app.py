@@ -22,7 +22,7 @@ from emulator import api, protocol
 from emulator.errors import SqsError
 from emulator.events.registry import EventSources
 from emulator.protocol import Answer, HttpRequest
-from emulator.server import admin, compat
+from emulator.server import admin, auth, compat
 from emulator.server.admin import token, ui
 from emulator.server.admin.metrics import Metrics
 from emulator.server.auth import Verifier
@@ -127,6 +127,17 @@ class EmulatorApp:
     def takes_werkzeug(self, method: str, path: str) -> bool:
         """Whether a request takes werkzeug's whole way (the WSGI app) rather than answer()."""
         return method not in SQS_METHODS or admin.claims(path) or compat.claims(path)
+
+    def refused_early(self, request: HttpRequest) -> Answer | None:
+        """Under --require-auth, the answer to an SQS request that carries no signature at all,
+        from its head alone: its body is never read (nor held)."""
+        if self.verifier is None or self.takes_werkzeug(request.method, request.path):
+            return None
+        if auth.claimed_by_head(request) or (self.admin_token is not None and token.admits(request, self.admin_token)):
+            return None
+        outcome = self.answer(request, blocking=True)
+        assert isinstance(outcome, Answer)  # refused by the caller check, before anything waits
+        return outcome
 
     def answer(self, request: HttpRequest, blocking: bool) -> Answer | Pending:
         """An SQS request's answer, CORS headers included (a GET or POST outside the admin

@@ -129,6 +129,13 @@ def claimed(request: HttpRequest) -> Signed | None:
     return None
 
 
+def claimed_by_head(request: HttpRequest) -> bool:
+    """Whether a request's head says it is signed (an Authorization header, or a presigned URL's
+    query); a request that carries no signature is refused before its body is read."""
+    query = request.query_string
+    return bool(request.headers.get("authorization")) or "X-Amz-Signature" in query or "X-Amz-Credential" in query
+
+
 class Verifier:
     """Checks requests against the configured access keys; `now` is wall-clock time
     (a signature is dated by the client's clock, whatever the emulator's clock is)."""

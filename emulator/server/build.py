@@ -28,10 +28,6 @@ from emulator.server.options import CLOCKS, OptionError, checked
 from emulator.store import Store, open_store
 
 __all__ = ["CLOCKS", "Emulator", "OptionError", "Options", "build"]  # CLOCKS, OptionError: from options.py
-# The largest valid request: 1 MiB of message (a batch's entries together, attributes
-# included) that its encoding may triple (query: %XX per byte; botocore's JSON: six bytes
-# of \u escape for a two-byte character), plus 64 KiB for the rest of a batch of 10 (ids, names, the queue URL).
-DEFAULT_MAX_BODY_BYTES = 3 * limits.MAX_MESSAGE_SIZE + 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -67,8 +63,12 @@ class Options:
     require_auth: bool = False  # SigV4 with the config file's [[credentials]]; the admin API needs a token
     # Command and module event-source targets over the admin API too, with a per-start token (the banner's).
     allow_code_targets: bool = False
-    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # a larger request body is refused, 413, before it is read
-    max_connections: int = 10_000  # past it, new connections wait in the listen backlog
+    # a larger request body is refused, 413, before it is read; None: the largest valid request of
+    # its protocol (emulator/server/http/limits.py: JSON's 3 MiB and 64 KiB, the query protocol's 4 MiB and 64 KiB)
+    max_body_bytes: int | None = None
+    # open connections at most (at the cap an idle one is closed for a newcomer); with the bodies'
+    # and the answers' budgets it bounds what clients can make the server hold
+    max_connections: int = 4096
     max_waits: int = DEFAULT_MAX_WAITS  # concurrent long polls; one more is answered empty at once
     request_timeout: float = 30.0  # seconds for a request's head to arrive, and as many for its body
     idle_timeout: float = 120.0  # seconds a keep-alive connection may wait for its next request

@@ -317,12 +317,12 @@ TABLE = (
     Option(
         "max_body_bytes",
         Integer(1, 2**31, "BYTES"),
-        "a request body larger than this is refused (413) before it is read",
+        "a request body larger than this is refused (413) before it is read (default: the largest valid request of its protocol)",
     ),
     Option(
         "max_connections",
         Integer(1, 1_000_000),
-        "open connections at most; past it a new one waits in the listen backlog until another closes",
+        "open connections at most; at the cap the oldest idle one is closed for a newcomer",
     ),
     Option("max_waits", Integer(1, 1_000_000), "concurrent long polls at most; one more is answered empty at once"),
     Option(
@@ -338,7 +338,7 @@ TABLE = (
     Option(
         "write_timeout",
         Seconds(positive=True),
-        "seconds an answer may lie unread by its client before the connection is closed (Linux)",
+        "seconds an answer may take to be read whole by its client before the connection is closed",
     ),
     Option("auto_create", Flag(), "a request to a missing queue creates it (a .fifo name: a FIFO queue)"),
     Option(

@@ -1,13 +1,10 @@
-"""The app's door for the HTTP server: granian's RSGI interface, on its event loop.
+"""The app's door on the HTTP server: what a connection (connection.py) asks of the app.
 
-A request is read whole under the limits (its body refused from its length before
-it is read when over --max-body-bytes, or as a chunked body passes it; the body
-by --request-timeout), then answered where it was read: an SQS request that never
-waits (a send, a delete, ...) runs on the event loop, without a hand-off to a
-thread. What has to wait does so without a thread of its own (pending.py): a long
-poll waits on its queue's wake-up (Queue.watch), a reply under --sync always on
-the store's commit (Store.when_durable). Slow SQS work (a purge, a queue's
-deletion) and werkzeug's way (the admin API, the dashboard, other emulators'
+An SQS request that never waits (a send, a delete, ...) is answered at once, on the
+event loop, where it was read. What has to wait does so without a thread of its own
+(pending.py): a long poll waits on its queue's wake-up (Queue.watch), a reply under
+--sync always on the store's commit (Store.when_durable). Slow SQS work (a purge, a
+queue's deletion) and werkzeug's way (the admin API, the dashboard, other emulators'
 paths, other methods) run on a few worker threads.
 """
 
@@ -18,17 +15,15 @@ import io
 import logging
 import sys
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol
 
 from emulator import protocol
 from emulator.api import Wait
 from emulator.errors import SqsError
 from emulator.protocol import Answer, HttpRequest
-from emulator.protocol.request import joined
-from emulator.server.failures import log_internal_error
-from emulator.server.http.deadlines import BodyDeadlines
+from emulator.server.http.connection import Peer
 from emulator.server.http.limits import Limits
 from emulator.server.pending import Pending
 from emulator.store import Store
@@ -36,8 +31,6 @@ from emulator.store import Store
 log = logging.getLogger("emulator.http")
 
 WORKERS = 8  # threads for werkzeug's way and slow SQS work; nothing that waits for messages holds one
-CLOSE = ("connection", "close")
-TRAILERS = "The chunked request body is malformed or incomplete (trailer fields are not accepted)."
 
 
 class App(Protocol):
@@ -45,6 +38,9 @@ class App(Protocol):
 
     def takes_werkzeug(self, method: str, path: str) -> bool:
         """Whether a request goes to the WSGI app (__call__) on a worker thread."""
+
+    def refused_early(self, request: HttpRequest) -> Answer | None:
+        """The answer to a request refused from its head alone (no body read yet)."""
 
     def answer(self, request: HttpRequest, blocking: bool) -> Answer | Pending:
         """The sans-IO door, called on the event loop."""
@@ -54,7 +50,7 @@ class App(Protocol):
 
 
 class Entry:
-    """`app` behind granian's RSGI interface (its __rsgi__ protocol), under `limits`."""
+    """`app` as the connections' door, under `limits`."""
 
     def __init__(self, app: App, limits: Limits):
         self.app = app
@@ -62,85 +58,31 @@ class Entry:
         self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="sqs-emulator-http")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: set[asyncio.Future] = set()  # long polls' wake-ups, all ended by release()
-        self._deadlines = BodyDeadlines(limits.request_timeout)
         self._released = False
 
-    # -- granian's RSGI protocol ------------------------------------------------------
-
-    def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
 
-    def __rsgi_del__(self, loop: asyncio.AbstractEventLoop) -> None:
-        pass
+    # -- the door ------------------------------------------------------------------------
 
-    async def __rsgi__(self, scope, proto) -> None:
-        if scope.proto != "http":  # websockets are off: granian never hands one over
-            return
-        try:
-            status, headers, body = await self._serve(scope, proto)
-        except Exception as exc:  # a bug of ours: an answer still, and the loop keeps serving
-            log_internal_error(log, f"serving {scope.method}", exc)
-            status, headers, body = 500, [CLOSE], b""
-        proto.response_bytes(status, headers, body)
+    def early(self, request: HttpRequest) -> Answer | None:
+        return self.app.refused_early(request)
 
-    async def _serve(self, scope, proto) -> tuple[int, list[tuple[str, str]], bytes]:
-        headers = joined(scope.headers.items())
-        request = HttpRequest(scope.method, scope.path, scope.query_string, headers, b"", scope.scheme)
-        refused = await self._read_body(request, proto)
-        if refused is not None:
-            return refused.status, [*refused.headers, CLOSE], refused.body
+    def refusal(self, request: HttpRequest, code: str, message: str) -> Answer:
+        return protocol.serialize_error(protocol.detect(request), SqsError(code, message), str(uuid.uuid4()))
+
+    def start(self, request: HttpRequest, peer: Peer) -> Answer | Coroutine[Any, Any, Answer]:
         if self.app.takes_werkzeug(request.method, request.path):
-            return await self._call_werkzeug(request, scope)
+            return self._call_werkzeug(request, peer)
         outcome = self.app.answer(request, blocking=False)
+        if isinstance(outcome, Pending):
+            return self._settled(outcome)
+        return outcome
+
+    async def _settled(self, outcome: Answer | Pending) -> Answer:
         while isinstance(outcome, Pending):
             outcome = await self._settle(outcome)
-        return outcome.status, outcome.headers, outcome.body
-
-    # -- reading -----------------------------------------------------------------------
-
-    async def _read_body(self, request: HttpRequest, proto) -> Answer | None:
-        """Read the body into `request`, or the refusal to answer instead (and close)."""
-        headers = request.headers
-        # hyper has refused a malformed length, and dropped the length of a chunked body
-        # (RFC 9112 6.1: the coding alone frames it, and the connection closes after it).
-        length = headers.get("content-length")
-        chunked = "transfer-encoding" in headers
-        limit = self.limits.max_body_bytes
-        if length is not None and int(length) > limit:  # hyper has checked that it is a number
-            return self._too_large(request)
-        if length is None and not chunked:
-            return None  # no body
-        try:
-            with self._deadlines.reading(self._loop):  # type: ignore[arg-type]
-                if not chunked:
-                    request.body = await proto()
-                    return None
-                received: list[bytes] = []
-                size = 0
-                ended = False
-                async for chunk in proto:
-                    if ended:  # granian passes a broken body, and trailers, as an empty chunk before its end
-                        return self._refusal(request, "MalformedRequest", TRAILERS)
-                    ended = not chunk
-                    size += len(chunk)
-                    if size > limit:
-                        return self._too_large(request)
-                    received.append(chunk)
-                request.body = b"".join(received)
-        except TimeoutError:
-            return self._refusal(request, "RequestTimeout", "The request body did not arrive in time.")
-        except Exception:  # the body broke off, or a bad chunk: nothing of it runs
-            return self._refusal(request, "MalformedRequest", "The request body is malformed or incomplete.")
-        return None
-
-    def _too_large(self, request: HttpRequest) -> Answer:
-        limit = self.limits.max_body_bytes
-        message = f"Request Entity Too Large: the request body is over {limit} bytes."
-        return self._refusal(request, "RequestEntityTooLarge", message)
-
-    def _refusal(self, request: HttpRequest, name: str, message: str) -> Answer:
-        """An error of the HTTP layer, in the protocol the request's headers name."""
-        return protocol.serialize_error(protocol.detect(request), SqsError(name, message), str(uuid.uuid4()))
+        return outcome
 
     # -- waiting -----------------------------------------------------------------------
 
@@ -148,6 +90,8 @@ class Entry:
         if pending.wait is not None:
             try:
                 output: dict | Exception = await self._messages(pending.wait)
+            except asyncio.CancelledError:
+                raise
             except Exception as exc:  # the attempt's own SqsError, or a bug: the app answers it
                 output = exc
             return pending.resume(output)
@@ -157,7 +101,8 @@ class Entry:
         return await self._loop.run_in_executor(self._pool, pending.resume, None)
 
     async def _messages(self, wait: Wait) -> dict:
-        """A long poll's output: once a message came for it, or its deadline."""
+        """A long poll's output: once a message came for it, or its deadline. Cancelled (its
+        client went away), it leaves its place and takes no message."""
         if self._released or not wait.places.enter():
             return wait.attempt(True) or {}  # past --max-waits: answered at once (counted)
         loop = self._loop
@@ -180,8 +125,10 @@ class Entry:
                     if remaining <= 0 or wait.deadline.passed() or self._released:
                         return wait.attempt(True) or {}
                     timer = loop.call_later(remaining, _resolve, woken, None)
-                    await woken
-                    timer.cancel()
+                    try:
+                        await woken
+                    finally:
+                        timer.cancel()
                 finally:
                     self._waiting.discard(woken)
                     wait.queue.unwatch(wake)
@@ -210,10 +157,9 @@ class Entry:
 
     # -- werkzeug's way ----------------------------------------------------------------
 
-    async def _call_werkzeug(self, request: HttpRequest, scope) -> tuple[int, list[tuple[str, str]], bytes]:
+    async def _call_werkzeug(self, request: HttpRequest, peer: Peer) -> Answer:
         assert self._loop is not None
-        environ = _environ(request, scope)
-        return await self._loop.run_in_executor(self._pool, _call_wsgi, self.app, environ)
+        return await self._loop.run_in_executor(self._pool, _call_wsgi, self.app, _environ(request, peer))
 
 
 def _resolve(future: asyncio.Future, value) -> None:
@@ -221,19 +167,18 @@ def _resolve(future: asyncio.Future, value) -> None:
         future.set_result(value)
 
 
-def _environ(request: HttpRequest, scope) -> dict:
-    """The WSGI environ (PEP 3333) of a request read by the RSGI entry."""
-    server, _, server_port = scope.server.rpartition(":")
-    client = scope.client.rpartition(":")[0]
+def _environ(request: HttpRequest, peer: Peer) -> dict:
+    """The WSGI environ (PEP 3333) of a request read by the HTTP server."""
     environ = {
         "REQUEST_METHOD": request.method,
         "SCRIPT_NAME": "",
         "PATH_INFO": request.path.encode().decode("latin-1"),
         "QUERY_STRING": request.query_string,
-        "SERVER_NAME": server.strip("[]"),
-        "SERVER_PORT": server_port,
-        "SERVER_PROTOCOL": f"HTTP/{scope.http_version}",
-        "REMOTE_ADDR": client.strip("[]"),
+        "RAW_URI": request.raw_path + ("?" + request.query_string if request.query_string else ""),
+        "SERVER_NAME": peer.server,
+        "SERVER_PORT": str(peer.port),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": peer.client,
         "CONTENT_LENGTH": str(len(request.body)),
         "wsgi.version": (1, 0),
         "wsgi.url_scheme": request.scheme,
@@ -252,7 +197,7 @@ def _environ(request: HttpRequest, scope) -> dict:
     return environ
 
 
-def _call_wsgi(app: App, environ: dict) -> tuple[int, list[tuple[str, str]], bytes]:
+def _call_wsgi(app: App, environ: dict) -> Answer:
     """The WSGI app's answer to `environ`, whole (on a worker thread)."""
     started: list = []
 
@@ -267,4 +212,4 @@ def _call_wsgi(app: App, environ: dict) -> tuple[int, list[tuple[str, str]], byt
         if close is not None:
             close()
     status, headers = started
-    return status, list(headers), body
+    return Answer(status, list(headers), body)
