@@ -523,3 +523,171 @@ def test_a_long_poll_past_the_cap_is_answered_empty_at_once_and_counted():
         for conn in polls:
             conn.close()
         server.stop()
+
+
+# -- what a client can make the server hold (issue 37's review of 60263b6) ---------------------
+
+
+def _sending_bodies(server, count: int, size: int, headers: bytes) -> list[socket.socket]:
+    """`count` connections, each sending a head of Content-Length `size` and as much of its body
+    as the server takes without blocking; none is finished."""
+    conns = []
+    chunk = b"a" * (256 * 1024)
+    for _ in range(count):
+        conn = socket.create_connection(("127.0.0.1", port(server)), timeout=5)
+        conn.sendall(b"POST / HTTP/1.1\r\nHost: localhost\r\n" + headers + b"Content-Length: %d\r\n\r\n" % size)
+        conn.setblocking(False)
+        sent = 0
+        try:
+            while sent < size - len(chunk):
+                sent += conn.send(chunk)
+        except (BlockingIOError, ConnectionResetError, BrokenPipeError):
+            pass
+        conns.append(conn)
+    return conns
+
+
+def test_bodies_being_read_share_one_budget():
+    # 300 unfinished 3 MiB bodies: held whole they would take about 900 MiB (the review's 1,000
+    # took 2.7 GiB); read against one budget for all connections, the server holds about
+    # its budget (128 MiB and a read a connection), and the rest waits in the kernel's buffers.
+    server = start_emulator("manual", "bodies")
+    try:
+        before = warm(server, sqs_client(server.url))
+        conns = _sending_bodies(server, 300, 3 * MIB, b"X-Amz-Target: AmazonSQS.SendMessage\r\n" + JSON)
+        time.sleep(1)  # real time: what the server reads meanwhile is what it holds
+        try:
+            grown = rss(server) - before
+            assert grown < 300 * MIB, f"{grown / MIB:.0f} MiB held for unfinished bodies"
+            assert sqs_client(server.url).list_queues()["ResponseMetadata"]["HTTPStatusCode"] == 200
+        finally:
+            for conn in conns:
+                conn.close()
+    finally:
+        server.stop()
+
+
+def test_under_require_auth_an_unsigned_request_is_refused_from_its_head(tmp_path):
+    config = tmp_path / "auth.toml"
+    config.write_text(
+        '[[credentials]]\naccess_key = "AKIDALICE"\nsecret_key = "alice-secret"\naccount = "111111111111"\n'
+    )
+    server = start_emulator("manual", "unsigned", "--require-auth", "--config", str(config))
+    try:
+        before = rss(server)
+        with socket.create_connection(("127.0.0.1", port(server)), timeout=5) as conn:
+            conn.sendall(post("ListQueues", JSON + b"Content-Length: %d\r\n\r\n" % (3 * MIB)))
+            answer = read_to_close(conn)  # answered with no byte of the body sent
+        assert status(answer) == 403 and closes(answer)
+        assert json.loads(answer.partition(b"\r\n\r\n")[2])["__type"].endswith("MissingAuthenticationToken")
+        conns = _sending_bodies(server, 200, 3 * MIB, b"X-Amz-Target: AmazonSQS.ListQueues\r\n" + JSON)
+        for conn in conns:
+            conn.close()
+        assert rss(server) - before < 64 * MIB
+    finally:
+        server.stop()
+
+
+def test_a_client_that_reads_too_slowly_is_closed_at_the_write_deadline():
+    # --write-timeout is a deadline for a whole answer: a client that reads, but 40 KiB a second,
+    # does not hold a 2 MB answer for the minute it would take (the kernel's deadline only ends
+    # clients that read nothing).
+    server = start_emulator("manual", "slow-reader", "--write-timeout", "2")
+    sqs = sqs_client(server.url)
+    try:
+        url = sqs.create_queue(QueueName="slow")["QueueUrl"]
+        for batch in range(3):
+            entries = [{"Id": str(i), "MessageBody": chr(97 + batch) * (250 * 1024)} for i in range(3)]
+            sqs.send_message_batch(QueueUrl=url, Entries=entries)
+        poll = json_request("ReceiveMessage", {"QueueUrl": url, "MaxNumberOfMessages": 10, "VisibilityTimeout": 0})
+        conn = socket.socket()
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        conn.settimeout(5)
+        conn.connect(("127.0.0.1", port(server)))
+        started = time.monotonic()
+        with conn:
+            conn.sendall(poll)
+            received = 0
+            try:
+                while chunk := conn.recv(4096):
+                    received += len(chunk)
+                    time.sleep(0.1)  # real time: this client is slow on purpose
+                    assert time.monotonic() - started < 20, "still open"
+            except ConnectionResetError:
+                pass
+        assert received < 2 * MIB  # cut off, not read whole
+        assert time.monotonic() - started < 10
+        assert sqs.list_queues()["QueueUrls"]  # still serving
+    finally:
+        server.stop()
+
+
+def test_a_long_poll_whose_client_went_away_frees_its_place_and_takes_no_message():
+    server = start_emulator("manual", "gone", "--max-waits", "2")
+    sqs = sqs_client(server.url)
+    try:
+        url = sqs.create_queue(QueueName="gone")["QueueUrl"]
+        poll = json_request("ReceiveMessage", {"QueueUrl": url, "WaitTimeSeconds": 20})
+        for _ in range(2):  # each sends its poll and closes: no client is left to answer
+            with socket.create_connection(("127.0.0.1", port(server)), timeout=5) as conn:
+                conn.sendall(poll)
+        deadline = time.monotonic() + 10
+        while metric(server, "sqs_long_polls_waiting") > 0:
+            assert time.monotonic() < deadline, "the polls of closed connections still wait"
+            time.sleep(0.05)
+        assert metric(server, "sqs_long_polls_refused_total") == 0
+        sqs.send_message(QueueUrl=url, MessageBody="for someone still here")
+        assert sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "for someone still here"
+    finally:
+        server.stop()
+
+
+def test_idle_connections_at_the_cap_make_room_for_a_newcomer_at_once():
+    # The review's 10,000 idle connections kept every other client out for 23-27 s: at the cap
+    # the oldest idle connection is closed for a newcomer, which is served at once.
+    server = start_emulator("manual", "idle-cap", "--max-connections", "50")
+    idle = []
+    try:
+        for _ in range(50):
+            conn = socket.create_connection(("127.0.0.1", port(server)), timeout=5)
+            _served_once(conn)
+            idle.append(conn)
+        started = time.monotonic()
+        assert sqs_client(server.url).list_queues()["ResponseMetadata"]["HTTPStatusCode"] == 200
+        assert time.monotonic() - started < 3  # not the 120 s of --idle-timeout
+        assert read_to_close(idle[0]) == b""  # the oldest was closed for it
+    finally:
+        for conn in idle:
+            conn.close()
+        server.stop()
+
+
+def test_pipelined_requests_are_answered_in_order(door, sqs):
+    url = sqs.create_queue(QueueName="pipelined")["QueueUrl"]
+    requests = b"".join(
+        json_request("SendMessage", {"QueueUrl": url, "MessageBody": f"m{i}"}) for i in range(5)
+    ) + json_request("ReceiveMessage", {"QueueUrl": url, "MaxNumberOfMessages": 10})
+    with socket.create_connection(("127.0.0.1", port(door)), timeout=5) as conn:
+        conn.sendall(requests)
+        replies = conn.makefile("rb")
+        answers = []
+        for _ in range(6):
+            head = b"".join(iter(replies.readline, b"\r\n"))
+            length = int(next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))[15:])
+            answers.append((status(head), json.loads(replies.read(length))))
+    assert [code for code, _ in answers] == [200] * 6
+    sent = [body["MessageId"] for _, body in answers[:5]]
+    received = answers[-1][1]["Messages"]
+    assert sorted(m["Body"] for m in received) == [f"m{i}" for i in range(5)]
+    assert {m["MessageId"] for m in received} == set(sent)  # each answer is its own request's
+
+
+def test_expect_100_continue_gets_a_continue_before_the_body(door, sqs):
+    url = sqs.create_queue(QueueName="expecting")["QueueUrl"]
+    body = json.dumps({"QueueUrl": url, "MessageBody": "after a continue"}).encode()
+    with socket.create_connection(("127.0.0.1", port(door)), timeout=5) as conn:
+        conn.sendall(post("SendMessage", JSON + b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n" % len(body)))
+        assert conn.recv(65536).startswith(b"HTTP/1.1 100 ")
+        conn.sendall(body)
+        assert status(read_reply(conn)) == 200
+    assert sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "after a continue"

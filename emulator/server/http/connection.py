@@ -23,8 +23,12 @@ next request within --idle-timeout, an answer read whole within --write-timeout.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import re
+import socket
+import struct
+import termios
 import time
 from collections import deque
 from collections.abc import Coroutine
@@ -54,6 +58,10 @@ BAD_REQUEST = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: clo
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 TRAILERS = "The chunked request body is malformed or incomplete (trailer fields are not accepted)."
 NO_BODY = frozenset({204, 304})
+# An answer this large may lie in the kernel's send buffer (several MiB on loopback) where
+# no write of ours waits: its deadline is checked against the kernel's unsent bytes.
+LARGE_ANSWER = 64 * 1024
+MAX_PIPELINED = 8  # requests read ahead of their answers
 
 # What a connection is doing (Connection.state).
 IDLE = 0  # waiting for a request (none begun)
@@ -121,6 +129,7 @@ class Connection(asyncio.BufferedProtocol):
         self.reading = True
         self.starved = False  # stopped reading until the bodies' budget has room
         self.eof = False
+        self.draining = False  # a large answer went to the kernel: it must be read by the deadline
         # the request being read
         self.url = b""
         self.fields: list[tuple[bytes, bytes]] = []
@@ -161,7 +170,9 @@ class Connection(asyncio.BufferedProtocol):
         if self.state == HEAD and self.parser.get_http_version() == "0.0" and HTTP_0_9.search(data):
             self._refuse(None)
         self._next()
-        if self.reading and (self.busy or self.ready or self.starved):
+        # Reading goes on while a request waits, so a client that goes away is seen (its EOF):
+        # only a pipeline MAX_PIPELINED deep, or the bodies' budget, stops it.
+        if self.reading and (len(self.ready) >= MAX_PIPELINED or self.starved):
             self.reading = False
             self.transport.pause_reading()  # type: ignore[union-attr]
 
@@ -200,6 +211,7 @@ class Connection(asyncio.BufferedProtocol):
     def on_message_begin(self) -> None:
         if self.state == DONE:
             return  # refused: what follows in the same read is never run
+        self.draining = False  # its client read on: it has sent another request
         self.state = HEAD
         self.began = self.shared.loop.time()
         self.deadline = self.began + self.shared.limits.request_timeout
@@ -369,6 +381,9 @@ class Connection(asyncio.BufferedProtocol):
             return
         if not self.unsent:  # all of it went at once (else resume_writing() goes on)
             self.busy = False
+            if len(body) >= LARGE_ANSWER:
+                self.draining = True
+                self.deadline = self.shared.loop.time() + self.shared.limits.write_timeout
 
     def _refuse(self, answer: Answer | None) -> None:
         """Answer `answer` (None: a plain 400) after the answers before it, then close; read nothing more."""
@@ -400,7 +415,8 @@ class Connection(asyncio.BufferedProtocol):
             self.close()
             return
         self.state = IDLE
-        self.deadline = self.shared.loop.time() + self.shared.limits.idle_timeout
+        if not self.draining:
+            self.deadline = self.shared.loop.time() + self.shared.limits.idle_timeout
         self.shared.connections.idle(self)
         if not self.reading and not self.starved:
             self.reading = True
@@ -409,7 +425,7 @@ class Connection(asyncio.BufferedProtocol):
     def _fed(self) -> None:
         """The bodies' budget has room again: read on."""
         self.starved = False
-        if not self.reading and not self.busy and not self.ready and self.state != DONE:
+        if not self.reading and len(self.ready) < MAX_PIPELINED and self.state != DONE:
             self.reading = True
             self.transport.resume_reading()  # type: ignore[union-attr]
 
@@ -427,7 +443,18 @@ class Connection(asyncio.BufferedProtocol):
     # -- the registry's calls ------------------------------------------------------------
 
     def expire(self) -> None:
-        """Its deadline passed: a body that stopped arriving is answered 408; else closed."""
+        """Its deadline passed: a body that stopped arriving is answered 408; a large answer
+        the client has read meanwhile lets it idle on; else closed."""
+        if self.draining and self.state == IDLE:
+            self.draining = False
+            if not _unsent_in_kernel(self.transport):
+                self.deadline = self.shared.loop.time() + self.shared.limits.idle_timeout
+                return
+            self.close(reset=True)
+            return
+        if self.unsent:
+            self.close(reset=True)
+            return
         if self.state == BODY and self.request is not None and not self.unsent:
             request = self.request
             self._refuse(
@@ -438,11 +465,32 @@ class Connection(asyncio.BufferedProtocol):
             return
         self.close()
 
-    def close(self) -> None:
-        """Close now, dropping what is unsent."""
+    def close(self, reset: bool = False) -> None:
+        """Close now, dropping what is unsent; `reset`: the kernel's unsent bytes too (an RST,
+        where a plain close would leave the kernel sending them for as long as the client reads)."""
         self.state = DONE
-        if self.transport is not None:
-            self.transport.abort()
+        transport = self.transport
+        if transport is None:
+            return
+        sock = transport.get_extra_info("socket")
+        if reset and sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            except OSError:
+                pass
+        transport.abort()
+
+
+def _unsent_in_kernel(transport) -> int:
+    """Bytes written to the connection's socket that its client has not acknowledged (Linux's
+    SIOCOUTQ, tcp(7)); 0 where it cannot be known."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None or not hasattr(termios, "TIOCOUTQ"):
+        return 0
+    try:
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+    except OSError:
+        return 0
 
 
 def _status_line(status: int) -> str:
