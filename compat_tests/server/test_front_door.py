@@ -13,11 +13,13 @@ read the status code, and the headers in lower case."""
 
 from __future__ import annotations
 
+import base64
 import json
 import resource
 import socket
 import threading
 import time
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -691,3 +693,30 @@ def test_expect_100_continue_gets_a_continue_before_the_body(door, sqs):
         conn.sendall(body)
         assert status(read_reply(conn)) == 200
     assert sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "after a continue"
+
+
+def test_the_largest_valid_query_request_fits_under_its_limit(door, sqs):
+    # AWS takes a message of up to 1 MiB in either protocol. Over the query protocol a Binary
+    # value is base64, whose "+" and "/" are URL-encoded again: 1,000,000 bytes of 0xFF are
+    # 4,000,000 bytes on the wire, over the JSON limit (3 MiB and 64 KiB), under the query one.
+    url = sqs.create_queue(QueueName="largest-query")["QueueUrl"]
+    value = b"\xff" * 1_000_000
+    form = urllib.parse.urlencode(
+        {
+            "Action": "SendMessage",
+            "Version": "2012-11-05",
+            "QueueUrl": url,
+            "MessageBody": "x",
+            "MessageAttribute.1.Name": "blob",
+            "MessageAttribute.1.Value.DataType": "Binary",
+            "MessageAttribute.1.Value.BinaryValue": base64.b64encode(value).decode(),
+        }
+    ).encode()
+    assert len(form) > 4_000_000
+    request = b"POST / HTTP/1.1\r\nHost: localhost\r\n" + QUERY + b"Content-Length: %d\r\n\r\n" % len(form)
+    with socket.create_connection(("127.0.0.1", port(door)), timeout=10) as conn:
+        conn.sendall(request + form)
+        answer = read_reply(conn)
+    assert status(answer) == 200, answer[:300]
+    received = sqs.receive_message(QueueUrl=url, MessageAttributeNames=["All"])["Messages"][0]
+    assert received["MessageAttributes"]["blob"]["BinaryValue"] == value
