@@ -6,7 +6,7 @@ emulator-interval, emulator-always
              this checkout's emulator with --data-dir under that --sync policy (saturation only)
 floor        a trivial app with canned answers on the emulator's own HTTP server
              (scripts/floor_app.py): what the server alone costs
-floor-<server>  the same app on another server (werkzeug, waitress, cheroot, gunicorn, granian)
+floor-<server>  the same app on another server (werkzeug, waitress, cheroot, gunicorn, granian, uvicorn)
 fauxqs       a Node SQS emulator, its request log off (bench/fauxqs.mjs)
 moto         moto's server
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bench.processes import FLOOR_CMD, MOTO_CMD, Checkout, Server
 
-FLOOR_SERVERS = ("werkzeug", "waitress", "cheroot", "gunicorn", "granian")
+FLOOR_SERVERS = ("werkzeug", "waitress", "cheroot", "gunicorn", "granian", "uvicorn")
 CHOICES = ("emulator", "moto", "fauxqs", "floor", *(f"floor-{name}" for name in FLOOR_SERVERS))
 SYNC_POLICIES = ("always", "interval", "off")  # the emulator's --sync choices
 

@@ -4,7 +4,7 @@ boto3's SQS calls with canned JSON (no engine, no validation), on a chosen HTTP
 server. What a server costs per request with next to no app on top of it.
 
     PYTHONPATH=$PWD python scripts/floor_app.py --port 9400    # on the emulator's server
-    python scripts/floor_app.py --port 9400 --server granian   # or werkzeug, waitress, cheroot, gunicorn
+    python scripts/floor_app.py --port 9400 --server uvicorn   # or werkzeug, waitress, cheroot, gunicorn, granian
 
 Answers SendMessage, SendMessageBatch (one entry per Id) and CreateQueue /
 GetQueueUrl / DeleteQueue; a ReceiveMessage gets no messages.
@@ -23,7 +23,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SERVERS = ("emulator", "werkzeug", "waitress", "cheroot", "gunicorn", "granian")
+SERVERS = ("emulator", "werkzeug", "waitress", "cheroot", "gunicorn", "granian", "uvicorn")
 SENT = {"MessageId": "00000000-0000-0000-0000-000000000000", "MD5OfMessageBody": "0" * 32}
 
 
@@ -46,13 +46,39 @@ def app(environ, start_response):
     return [data]
 
 
+async def asgi_app(scope, receive, send):
+    """The same answers as an ASGI app (uvicorn on uvloop and httptools, the ecosystem's standard)."""
+    if scope["type"] != "http":
+        return
+    body = b""
+    more = True
+    while more:
+        message = await receive()
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    headers = dict(scope["headers"])
+    target = headers.get(b"x-amz-target", b".").decode().rsplit(".", 1)[1]
+    data = answer(target, body, headers.get(b"host", b"").decode())
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/x-amz-json-1.0"), (b"content-length", str(len(data)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
 class OnTheEmulatorsServer:
-    """The floor behind the emulator's RSGI entry (emulator/server/http/entry.py), as the
-    emulator's app is: every request answered on the server's event loop as soon as it is
-    read (the way the emulator answers SendMessage), through its sans-IO door."""
+    """The floor behind the emulator's door (emulator/server/http/entry.py), as the emulator's
+    app is: every request answered on the server's event loop as soon as it is read (the way
+    the emulator answers SendMessage), through its sans-IO door."""
 
     def takes_werkzeug(self, method: str, path: str) -> bool:
         return False
+
+    def refused_early(self, request):
+        return None
 
     def answer(self, request, blocking: bool):
         from emulator.protocol import Answer
@@ -90,6 +116,10 @@ def main() -> None:
     elif args.server == "gunicorn":  # one process, threads: the emulator's state is in memory
         command = "-m gunicorn -k gthread --threads 8 -w 1 -b {address} --chdir {here} floor_app:app"
         os.execv(sys.executable, [sys.executable, *command.format(address=f"{host}:{port}", here=HERE).split()])
+    elif args.server == "uvicorn":
+        import uvicorn
+
+        uvicorn.run(asgi_app, host=host, port=port, loop="uvloop", http="httptools", log_level="warning", access_log=False)
     else:
         command = "-m granian --interface wsgi --workers 1 --log-level warning --host {host} --port {port}"
         command += " --working-dir {here} floor_app:app"

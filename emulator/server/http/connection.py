@@ -40,7 +40,7 @@ from urllib.parse import unquote
 import httptools
 
 from emulator.protocol import Answer, HttpRequest
-from emulator.protocol.request import joined
+from emulator.protocol.request import Headers
 from emulator.server.failures import log_internal_error
 from emulator.server.http.budget import Budget
 from emulator.server.http.limits import Limits
@@ -132,7 +132,7 @@ class Connection(asyncio.BufferedProtocol):
         self.draining = False  # a large answer went to the kernel: it must be read by the deadline
         # the request being read
         self.url = b""
-        self.fields: list[tuple[bytes, bytes]] = []
+        self.fields: dict[str, str] = {}  # by lower-case name, repeats joined (RFC 9110 5.3)
         self.request: HttpRequest | None = None
         self.parts: list[bytes] = []
         self.size = 0
@@ -217,7 +217,7 @@ class Connection(asyncio.BufferedProtocol):
         self.deadline = self.began + self.shared.limits.request_timeout
         self.shared.connections.busy(self)
         self.url = b""
-        self.fields = []
+        self.fields = {}
         self.parts = []
         self.size = 0
 
@@ -228,7 +228,10 @@ class Connection(asyncio.BufferedProtocol):
         if self.state == BODY:  # a trailer field
             self._refuse(self.shared.door.refusal(self.request, "MalformedRequest", TRAILERS))  # type: ignore[arg-type]
         elif self.state == HEAD:
-            self.fields.append((name, value))
+            key = _NAMES.get(name) or _name(name)
+            fields = self.fields
+            text = value.decode("latin-1")
+            fields[key] = f"{fields[key]}, {text}" if key in fields else text
 
     def on_headers_complete(self) -> None:
         if self.state != HEAD:
@@ -237,17 +240,22 @@ class Connection(asyncio.BufferedProtocol):
         if parser.get_http_version() not in VERSIONS:
             self._refuse(None)
             return
-        try:
-            url = httptools.parse_url(self.url)
-        except httptools.HttpParserInvalidURLError:
-            self._refuse(None)
-            return
-        raw_path = (url.path or b"/").decode("utf-8", "replace")
-        headers = joined((name.decode("latin-1"), value.decode("latin-1")) for name, value in self.fields)
+        target = self.url
+        if target[:1] == b"/":  # origin-form, as clients send it (RFC 9112 3.2.1)
+            path, _, query = target.partition(b"?")
+        else:
+            try:
+                url = httptools.parse_url(target)
+            except httptools.HttpParserInvalidURLError:
+                self._refuse(None)
+                return
+            path, query = url.path or b"/", url.query or b""
+        raw_path = path.decode("utf-8", "replace")
+        headers = Headers(self.fields)
         request = HttpRequest(
             parser.get_method().decode("ascii"),
-            unquote(raw_path, errors="replace"),
-            (url.query or b"").decode("latin-1"),
+            unquote(raw_path, errors="replace") if "%" in raw_path else raw_path,
+            query.decode("latin-1"),
             headers,
             b"",
             "http",
@@ -258,8 +266,9 @@ class Connection(asyncio.BufferedProtocol):
         if refused is not None:
             self._refuse(refused)
             return
-        self.limit = self.shared.limits.body_limit(headers.get("content-type"))
-        length = headers.get("content-length")
+        fields = self.fields
+        self.limit = self.shared.limits.body_limit(fields.get("content-type"))
+        length = fields.get("content-length")
         if length is not None and int(length) > self.limit:  # llhttp has checked that it is a number
             self._refuse(self._too_large(request))
             return
@@ -268,8 +277,9 @@ class Connection(asyncio.BufferedProtocol):
         self.state = BODY
         self.deadline = self.shared.loop.time() + self.shared.limits.request_timeout
         if (
-            headers.get("expect", "").lower() == "100-continue"
-            and (length not in (None, "0") or "transfer-encoding" in headers)
+            "expect" in fields
+            and fields["expect"].lower() == "100-continue"
+            and (length not in (None, "0") or "transfer-encoding" in fields)
             and not (self.busy or self.ready)  # a 100 now would come before an earlier answer
         ):
             self.transport.write(CONTINUE)  # type: ignore[union-attr]
@@ -358,7 +368,8 @@ class Connection(asyncio.BufferedProtocol):
         lines = [_status_line(status)]
         bodiless = head or status in NO_BODY
         for name, value in headers:
-            if bodiless or name.lower() != "content-length":
+            # the length written is the body's (werkzeug and answers.py name it so)
+            if bodiless or (name != "Content-Length" and name != "content-length"):
                 lines.append(f"{name}: {value}\r\n")
         if not bodiless:
             lines.append(f"Content-Length: {len(body)}\r\n")
@@ -373,6 +384,8 @@ class Connection(asyncio.BufferedProtocol):
             head_bytes, body, keep = b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n", b"", False
         if bodiless or not body:
             transport.write(head_bytes)
+        elif len(body) < LARGE_ANSWER:
+            transport.write(head_bytes + body)  # one send: a copy of a small body costs less than a second syscall
         else:
             transport.writelines((head_bytes, body))
         if not keep:
@@ -479,6 +492,17 @@ class Connection(asyncio.BufferedProtocol):
             except OSError:
                 pass
         transport.abort()
+
+
+_NAMES: dict[bytes, str] = {}  # header names as sent -> lower case: clients send the same few
+_MAX_NAMES = 256
+
+
+def _name(raw: bytes) -> str:
+    name = raw.decode("latin-1").lower()
+    if len(_NAMES) < _MAX_NAMES:
+        _NAMES[raw] = name
+    return name
 
 
 def _unsent_in_kernel(transport) -> int:
