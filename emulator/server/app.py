@@ -6,7 +6,8 @@ always) or is slow (a purge, a queue's deletion). Two drivers run it (drivers.py
 the HTTP server's on its event loop, and the calling thread's for the WSGI app
 (`EmulatorApp.__call__`: any WSGI server, werkzeug's test client, the in-process
 benchmark). The admin API, other emulators' paths and methods other than GET and
-POST take werkzeug's whole way (`handle`); `takes_werkzeug` decides.
+POST take werkzeug's whole way (`handle`); `takes_werkzeug` decides, on the path
+every later check sees (werkzeug's and the HttpRequest's: leading slashes as one).
 """
 
 import logging
@@ -117,7 +118,11 @@ class EmulatorApp:
     # -- the SQS answer -----------------------------------------------------------
 
     def takes_werkzeug(self, method: str, path: str) -> bool:
-        """Whether a request takes werkzeug's whole way (the WSGI app) rather than answer()."""
+        """Whether a request takes werkzeug's whole way (the WSGI app) rather than answer().
+        Routed on the path as werkzeug's Request and HttpRequest.from_environ read it (a
+        WSGI server such as gunicorn keeps "//" in PATH_INFO), so a request routed as SQS
+        is SQS to every later check, and one routed to werkzeug is admin to every one."""
+        path = "/" + path.lstrip("/")
         return method not in SQS_METHODS or admin.claims(path) or compat.claims(path)
 
     def answer(self, request: HttpRequest) -> Answer | Pending:
@@ -142,10 +147,11 @@ class EmulatorApp:
 
     def _caller(self, request: HttpRequest) -> str | None:
         """With --require-auth, the account of the key that signed the request (SqsError if none
-        did); the dashboard, unsigned but with the admin token, acts as the default account."""
+        did); the dashboard, unsigned but with the admin token, acts as the default account
+        (the token itself: an admin path open without it makes no SQS request the default's)."""
         if self.verifier is None:
             return None
-        if self.admin_token is not None and token.admits(request, self.admin_token):
+        if self.admin_token is not None and token.carried(request, self.admin_token):
             return self.account_id
         return self.verifier.verify(request).account
 
