@@ -62,12 +62,14 @@ class LongPolls:
             self._waiting += receiving
             self._wakeups.watch(callback, receiving)
 
-    def unwatch(self, callback: Callback, receiving: bool = True) -> None:
-        """Stop watching. A receiver woken for a message it will not take now (it stops, or
-        its client left) passes the wake-up on, so no message waits beside a waiting poll."""
+    def unwatch(self, callback: Callback, receiving: bool = True, leaving: bool = True) -> None:
+        """Stop watching. A receiver `leaving` (it polls no more: it answered, or its client
+        left) that was woken passes the wake-up on while there is a message, so no message
+        waits beside a waiting poll; one that polls again at once (not leaving) keeps it."""
         with self._lock:
             self._waiting -= receiving
-            if not self._wakeups.unwatch(callback, receiving) and receiving and self._may_end(None):
+            woken = not self._wakeups.unwatch(callback, receiving)
+            if woken and leaving and receiving and self._may_end(None):
                 self._wakeups.notify()
 
     def waiting(self) -> int:
@@ -91,6 +93,7 @@ def wait_here(
         woken = threading.Event()
         wake = woken.set
         polls.watch(wake, receiving)
+        leaving = True
         try:
             answer = attempt(False)
             if answer is not None:
@@ -99,5 +102,6 @@ def wait_here(
             if remaining <= 0 or deadline.passed():
                 return attempt(True)
             woken.wait(remaining)
+            leaving = False  # it polls again at once
         finally:
-            polls.unwatch(wake, receiving)
+            polls.unwatch(wake, receiving, leaving)

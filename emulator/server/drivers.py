@@ -153,6 +153,7 @@ class LoopDriver:
                 polls.watch(wake)
                 self._waiting.add(woken)
                 timer = None
+                leaving = True
                 try:
                     output = wait.attempt(False)  # after watch(): a message that comes now wakes it
                     if output is not None:
@@ -162,11 +163,12 @@ class LoopDriver:
                         return wait.attempt(True) or {}
                     timer = loop.call_later(remaining, _resolve, woken, None)
                     await woken
+                    leaving = False  # it polls again at once
                 finally:
                     if timer is not None:
                         timer.cancel()
                     self._waiting.discard(woken)
-                    polls.unwatch(wake)  # woken but leaving (cancelled): the wake-up passes on
+                    polls.unwatch(wake, leaving=leaving)  # woken but cancelled: the wake-up passes on
 
     async def _commit(self, store: Store) -> Exception | None:
         """Once the store has made every change so far durable: None, or the write's error."""

@@ -318,3 +318,17 @@ def test_a_poll_that_received_passes_on_nothing_when_nothing_is_left(queue):
     queue.polls.unwatch(first)
     assert woken == ["first"]
     queue.polls.unwatch(second)
+
+
+def test_a_woken_poll_that_polls_again_keeps_its_wake_up(queue):
+    # The usual way: woken, it polls again at once (and takes the message), so one message
+    # made visible wakes one poll, not two.
+    woken: list[str] = []
+    first = lambda: woken.append("first")  # noqa: E731
+    second = lambda: woken.append("second")  # noqa: E731
+    queue.polls.watch(first)
+    queue.polls.watch(second)
+    send(queue, "one")
+    queue.polls.unwatch(first, leaving=False)
+    assert woken == ["first"]
+    queue.polls.unwatch(second)
