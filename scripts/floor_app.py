@@ -47,14 +47,15 @@ def app(environ, start_response):
 
 
 class OnTheEmulatorsServer:
-    """The floor behind the emulator's RSGI entry (emulator/server/http/entry.py), as the
-    emulator's app is: every request answered on the server's event loop as soon as it is
-    read (the way the emulator answers SendMessage), through its sans-IO door."""
+    """The floor behind the emulator's server and its event loop's driver
+    (emulator/server/drivers.py), as the emulator's app is: every request answered on the
+    server's event loop as soon as it is read (the way the emulator answers SendMessage),
+    through its one SQS answer."""
 
     def takes_werkzeug(self, method: str, path: str) -> bool:
         return False
 
-    def answer(self, request, blocking: bool):
+    def answer(self, request):
         from emulator.protocol import Answer
 
         data = answer(request.headers.get("x-amz-target", ".").rsplit(".", 1)[1], request.body, request.host)

@@ -27,7 +27,6 @@ from collections.abc import Callable
 from bench.figures.store import APP_MODES, APP_PHASES
 from bench.in_process import BODY, HOST, Client
 from emulator.server.build import Emulator, Options, build
-from emulator.server.pending import Pending
 
 
 def phase(mode: str, name: str, n: int, threads: int, profile: str | None = None) -> dict:
@@ -100,6 +99,7 @@ def phase(mode: str, name: str, n: int, threads: int, profile: str | None = None
 def event_loop(emulator: Emulator, client: Client, operation: str, params: dict, calls: int, in_flight: int) -> None:
     """What an event loop does with `in_flight` connections: the next request of a connection
     once its reply may go, which a commit tells from the writer's thread."""
+    store = emulator.store
     ready: queue.SimpleQueue = queue.SimpleQueue()
 
     def reply(connection: int) -> Callable[[Exception | None], None]:
@@ -109,13 +109,12 @@ def event_loop(emulator: Emulator, client: Client, operation: str, params: dict,
         ready.put(connection)
     for _ in range(calls):
         connection = ready.get()
-        outcome = client.answer(operation, params)
-        if isinstance(outcome, Pending) and outcome.commit is not None:  # --sync always: the reply waits
-            waiting = outcome.commit.when_durable(reply(connection))
+        outcome = client.answer(operation, params)  # an Answer, or (--sync always) a Pending commit
+        waits = store.when_durable(reply(connection))
+        if hasattr(outcome, "resume"):
             outcome.resume(None)  # the answer, as the server's driver builds it once told
-            if waiting:
-                continue
-        ready.put(connection)
+        if not waits:
+            ready.put(connection)
     for _ in range(in_flight):  # every reply told
         ready.get()
 
