@@ -5,13 +5,14 @@ they need: what it is set to (`config`, queue_config.py) and its message states
 (states.py), which keep the arrival order and retention (retention.py), the
 deadlines (deadlines.py) and the ready order a receive picks from
 (ready_order.py). Time-driven transitions are callbacks on the shared
-scheduler; every transition to visible notifies the long-poll condition.
+scheduler; every transition to visible wakes one long poll (wakeups.py).
 Standard and FIFO queues (standard.py, fifo.py) fill in its hooks: _new_order()
 (required), _receipt_policy(), _accept(), _stamp(), _dead_letter_copy(),
 _drop_all(), and for a receive's ReceiveRequestAttemptId _answered() and
-_receive_ready(). What a receive takes is taking.py's; a long poll waits through
-the queue's `polls` (long_polls.py), holding no thread. A move into another queue
-is under both queues' locks (transfers.py).
+_receive_ready(). What a receive takes is taking.py's, what a receipt handle
+does handles.py's; a long poll waits through the queue's `polls` (long_polls.py),
+holding no thread. A move into another queue is under both queues' locks
+(transfers.py).
 """
 
 import threading
@@ -175,8 +176,7 @@ class Queue:
         """Whether a long poll need wait no more (the lock held)."""
         return self._states.available() or self.deleted or self._answered(attempt_id)
 
-    def _answered(self, attempt_id: str | None) -> bool:
-        """fifo.py: a retry of this attempt was answered."""
+    def _answered(self, attempt_id: str | None) -> bool:  # fifo.py: a retry of this attempt was answered
         return False
 
     def _receive_ready(
