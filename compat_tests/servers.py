@@ -72,6 +72,20 @@ def start_emulator(clock: str, name: str = "emulator", *options: str, port: int 
     )
 
 
+# How each WSGI server the docs name serves compat_tests/wsgi_app.py's `app` on a port.
+WSGI_SERVERS = {
+    "gunicorn": lambda port: ["-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "compat_tests.wsgi_app:app"],
+    "waitress": lambda port: ["-m", "waitress", f"--listen=127.0.0.1:{port}", "compat_tests.wsgi_app:app"],
+    "cheroot": lambda port: ["-m", "cheroot", "--bind", f"127.0.0.1:{port}", "compat_tests.wsgi_app:app"],
+    "werkzeug": lambda port: ["-m", "compat_tests.wsgi_app", str(port)],
+}
+
+
+def start_wsgi(server: str, options_json: str) -> Server:
+    """The emulator's WSGI app behind `server` (a key of WSGI_SERVERS), built with these Options."""
+    return _start(server, WSGI_SERVERS[server], {"SQS_WSGI_TEST_OPTIONS": options_json})
+
+
 def start_moto(name: str = "moto") -> Server:
     return _start(
         name,

@@ -70,9 +70,10 @@ async def asgi_app(scope, receive, send):
 
 
 class OnTheEmulatorsServer:
-    """The floor behind the emulator's door (emulator/server/http/entry.py), as the emulator's
-    app is: every request answered on the server's event loop as soon as it is read (the way
-    the emulator answers SendMessage), through its sans-IO door."""
+    """The floor behind the emulator's server and its event loop's driver
+    (emulator/server/drivers.py), as the emulator's app is: every request answered on the
+    server's event loop as soon as it is read (the way the emulator answers SendMessage),
+    through its one SQS answer."""
 
     def takes_werkzeug(self, method: str, path: str) -> bool:
         return False
@@ -80,7 +81,7 @@ class OnTheEmulatorsServer:
     def refused_early(self, request):
         return None
 
-    def answer(self, request, blocking: bool):
+    def answer(self, request):
         from emulator.protocol import Answer
 
         data = answer(request.headers.get("x-amz-target", ".").rsplit(".", 1)[1], request.body, request.host)
@@ -119,7 +120,9 @@ def main() -> None:
     elif args.server == "uvicorn":
         import uvicorn
 
-        uvicorn.run(asgi_app, host=host, port=port, loop="uvloop", http="httptools", log_level="warning", access_log=False)
+        uvicorn.run(
+            asgi_app, host=host, port=port, loop="uvloop", http="httptools", log_level="warning", access_log=False
+        )
     else:
         command = "-m granian --interface wsgi --workers 1 --log-level warning --host {host} --port {port}"
         command += " --working-dir {here} floor_app:app"

@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 from emulator.engine import receipts
+from emulator.engine.long_polls import wait_here
 from emulator.engine.message import Message, State
 from emulator.errors import SqsError
 
@@ -75,7 +76,7 @@ def wait_for_long_poll(queue, waiters: int = 1, timeout: float = 2.0) -> None:
     under the queue's lock until its wait has released the lock.)"""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if queue.receivers_waiting() >= waiters:
+        if queue.polls.waiting() >= waiters:
             return
         time.sleep(0.001)
     raise AssertionError(f"no long poll parked on {queue.name} within {timeout}s")
@@ -91,7 +92,8 @@ def wait_until(condition, timeout: float = 2.0) -> None:
 
 
 class Poller(threading.Thread):
-    """receive() on a thread; keeps its result or error."""
+    """A long poll on a thread, waiting as the server's thread driver does (wait_here on the
+    queue's wake-ups and the clock's deadline); keeps its result or error."""
 
     def __init__(self, queue, max_messages=10, visibility_timeout=30, wait_seconds=20, attempt_id=None):
         super().__init__(daemon=True)
@@ -103,10 +105,21 @@ class Poller(threading.Thread):
 
     def run(self):
         try:
-            self.result = self.queue.receive(*self.args)
+            self.result = long_poll(self.queue, *self.args)
         except Exception as error:  # surfaced by the test
             self.error = error
         self.returned_at = time.monotonic()
+
+
+def long_poll(queue, max_messages=10, visibility_timeout=30, wait_seconds=20, attempt_id=None):
+    """A receive that waits up to wait_seconds on the queue's clock for a message."""
+    deadline = queue._clock.deadline(wait_seconds)
+    polls = queue.polls
+
+    def attempt(last):
+        return polls.poll(max_messages, visibility_timeout, wait_seconds, attempt_id, last)
+
+    return wait_here(polls, deadline, attempt)
 
 
 def one_in_each_state(queue):

@@ -137,10 +137,9 @@ def test_a_baseline_tree_with_a_bench_of_its_own_is_measured_by_this_checkouts_b
 
 def test_a_phase_whose_caller_fails_is_an_error_and_not_a_figure(monkeypatch):
     from bench.figures import store_app
-    from emulator.store import MEMORY, Store
+    from emulator.store import Store
 
     monkeypatch.delattr(Store, "when_durable")  # as in a checkout from before it
-    monkeypatch.setattr(MEMORY, "durable", MEMORY.durable)  # put back after the event loop's entry replaces it
     with pytest.raises(AttributeError, match="when_durable"):
         store_app.phase("memory", "sendA", 10, 2)
 

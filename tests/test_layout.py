@@ -124,6 +124,19 @@ def test_no_module_imports_names_from_its_own_package():
     assert not wrong, "\n".join(wrong)
 
 
+def test_the_transport_imports_neither_the_api_nor_the_store():
+    """The HTTP server (emulator/server/http/) knows requests, not queues: what an answer
+    waits for is the drivers' (emulator/server/drivers.py), reached through the app."""
+    wrong = [
+        f"{module} imports {imported}"
+        for module, path in _sources().items()
+        if module.startswith("emulator.server.http")
+        for imported in _imports(path, top_level_only=False)
+        if imported.startswith(("emulator.api", "emulator.store", "emulator.engine"))
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
 CITATION = re.compile(r"\bdocs/[\w./-]+\.md")
 
 

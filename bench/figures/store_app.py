@@ -100,7 +100,6 @@ def event_loop(emulator: Emulator, client: Client, operation: str, params: dict,
     """What an event loop does with `in_flight` connections: the next request of a connection
     once its reply may go, which a commit tells from the writer's thread."""
     store = emulator.store
-    store.durable = lambda: None  # type: ignore[method-assign]  # the entry waits with when_durable instead
     ready: queue.SimpleQueue = queue.SimpleQueue()
 
     def reply(connection: int) -> Callable[[Exception | None], None]:
@@ -110,8 +109,11 @@ def event_loop(emulator: Emulator, client: Client, operation: str, params: dict,
         ready.put(connection)
     for _ in range(calls):
         connection = ready.get()
-        client.call(operation, params)
-        if not store.when_durable(reply(connection)):
+        outcome = client.answer(operation, params)  # an Answer, or (--sync always) a Pending commit
+        waits = store.when_durable(reply(connection))
+        if hasattr(outcome, "resume"):
+            outcome.resume(None)  # the answer, as the server's driver builds it once told
+        if not waits:
             ready.put(connection)
     for _ in range(in_flight):  # every reply told
         ready.get()

@@ -19,6 +19,7 @@ import time
 from emulator import api
 from emulator.engine.broker import Broker
 from emulator.engine.clock import RealClock
+from emulator.server.drivers import committed_here
 from emulator.store import open_store
 
 SEED = {"push_ms": 2633, "poll_ms": 7764, "count": 10_000}  # the seed (BerkeleyDB, synced every 1,000 operations)
@@ -44,8 +45,10 @@ class Engine:
 
     def call(self, operation: str, **params) -> dict:
         result = api.dispatch(self.ctx, operation, params)
-        assert isinstance(result, dict)  # a blocking Context never answers a Wait
-        self.store.durable()  # what the server does before it replies
+        assert isinstance(result, dict)  # no call here waits for messages
+        error = committed_here(self.store)  # what the server does before it replies
+        if error is not None:
+            raise error
         return result
 
     def close(self) -> None:

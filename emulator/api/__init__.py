@@ -21,7 +21,7 @@ HANDLERS = {
 
 def dispatch(ctx: Context, operation: str, params: dict) -> dict | Wait:
     """Run one operation; the protocol layer has checked that botocore's model has it.
-    A ReceiveMessage with ctx.blocking false may answer a Wait (api/waiting.py)."""
+    A ReceiveMessage's long poll that has to wait answers a Wait (api/waiting.py)."""
     validation.no_lone_surrogates(params)
     return HANDLERS[xform_name(operation)](ctx, params)
 

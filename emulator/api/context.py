@@ -20,8 +20,6 @@ class Context(NamedTuple):  # immutable; made once a request, which a frozen dat
     url_form: str = "aws"  # --queue-urls: the form rendered (api/queue_urls.py); every form is read
     # --require-auth: the operation, which another account's queue runs only where its Policy allows.
     action: str | None = None
-    # Whether a long poll may block this thread; if not, ReceiveMessage answers a Wait (api/waiting.py).
-    blocking: bool = True
 
     def queue_url(self, queue: Queue) -> str:
         """The URL of a queue in the server's form (api/queue_urls.py), the one every operation renders."""

@@ -46,7 +46,7 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
 
 
 def receive_message(ctx: Context, params: dict) -> dict | Wait:
-    """The messages, or with a non-blocking ctx a Wait when the long poll has to wait."""
+    """The messages, or a Wait when the long poll has to wait (its caller waits: api/waiting.py)."""
     queue = ctx.queue(params["QueueUrl"])
     max_messages = validation.int_in_range(params, "MaxNumberOfMessages", 1, limits.MAX_BATCH_ENTRIES, default=1)
     visibility = _at_most(params, "VisibilityTimeout", limits.MAX_VISIBILITY_TIMEOUT, queue.visibility_timeout)
@@ -64,22 +64,16 @@ def receive_message(ctx: Context, params: dict) -> dict | Wait:
             return None if deliveries is None else {}
         return {"Messages": [received_message(delivery, system_names, attribute_names) for delivery in deliveries]}
 
-    now = answer(queue.poll(max_messages, visibility, wait, attempt_id))
+    polls = queue.polls
+    now = answer(polls.poll(max_messages, visibility, wait, attempt_id))
     if now is not None:
         return now
-    if not ctx.blocking:
-        return Wait(
-            queue,
-            ctx.broker.clock.deadline(wait),
-            lambda last: answer(queue.poll(max_messages, visibility, wait, attempt_id, last)),
-            ctx.broker.waits,
-        )
-    if not ctx.broker.waits.enter():
-        return {}  # past the cap of concurrent long polls: answered at once, empty (counted in the metrics)
-    try:
-        return answer(queue.receive(max_messages, visibility, wait, attempt_id)) or {}
-    finally:
-        ctx.broker.waits.leave()
+    return Wait(
+        queue,
+        ctx.broker.clock.deadline(wait),
+        lambda last: answer(polls.poll(max_messages, visibility, wait, attempt_id, last)),
+        ctx.broker.waits,
+    )
 
 
 def delete_message(ctx: Context, params: dict) -> dict:

@@ -1,7 +1,7 @@
-"""A ReceiveMessage that has to wait, handed back to a caller that waits without
-blocking a thread (an event loop): `attempt(last)` answers once a message came
-(the queue's watch() says when to try again), or with whatever there is when
-`last` (its deadline came); None means: wait on."""
+"""A ReceiveMessage that has to wait, handed back to its caller, which waits (the
+server's drivers, emulator/server/drivers.py): `attempt(last)` answers once a
+message came (the queue's `polls.watch()` says when to try again), or with
+whatever there is when `last` (its deadline came); None means: wait on."""
 
 from collections.abc import Callable
 from typing import NamedTuple

@@ -257,4 +257,4 @@ class Broker:
         with self._lock:
             queues = list(self._queues.values())
         for queue in queues:
-            queue.wake_waiters()
+            queue.polls.wake_all()

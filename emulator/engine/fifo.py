@@ -21,7 +21,7 @@ maps driven by the one scheduler.
 import hashlib
 import heapq
 from collections import deque
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 
 from emulator import limits
 from emulator.engine import receipts
@@ -247,10 +247,8 @@ class FifoQueue(Queue):
     # concurrent retries answer alike; a retry may receive while this one waits, which
     # answers this one too.
 
-    def _answered(self, attempt_id: str | None) -> Callable[[], bool]:
-        if attempt_id is None:
-            return super()._answered(attempt_id)
-        return lambda: self._attempts.get(attempt_id) is not None
+    def _answered(self, attempt_id: str | None) -> bool:
+        return attempt_id is not None and self._attempts.get(attempt_id) is not None
 
     def _receive_ready(
         self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None

@@ -5,13 +5,14 @@ they need: what it is set to (`config`, queue_config.py) and its message states
 (states.py), which keep the arrival order and retention (retention.py), the
 deadlines (deadlines.py) and the ready order a receive picks from
 (ready_order.py). Time-driven transitions are callbacks on the shared
-scheduler; every transition to visible notifies the long-poll condition.
+scheduler; every transition to visible wakes one long poll (wakeups.py).
 Standard and FIFO queues (standard.py, fifo.py) fill in its hooks: _new_order()
 (required), _receipt_policy(), _accept(), _stamp(), _dead_letter_copy(),
 _drop_all(), and for a receive's ReceiveRequestAttemptId _answered() and
-_receive_ready(). A long poll blocks in receive(), or, for a caller that waits
-without a thread, polls (poll()) when woken (watch(): wakeups.py). A move into another queue is the target's accept_move, under both
-locks, so the message is never in both queues or in neither (transfers.py).
+_receive_ready(). What a receive takes is taking.py's, what a receipt handle
+does handles.py's; a long poll waits through the queue's `polls` (long_polls.py),
+holding no thread. A move into another queue is under both queues' locks
+(transfers.py).
 """
 
 import threading
@@ -19,12 +20,12 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import Any
 
-from emulator import limits
 from emulator.engine import attributes as queue_attributes
-from emulator.engine import receipts, transfers
-from emulator.engine.clock import Clock, never
+from emulator.engine import handles, receipts, taking, transfers
+from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
+from emulator.engine.long_polls import LongPolls
 from emulator.engine.message import DELAYED, INFLIGHT, VISIBLE, Delivery, Message, Sent, State
 from emulator.engine.queue_config import QueueConfig, setting
 from emulator.engine.scheduler import Scheduler
@@ -32,7 +33,7 @@ from emulator.engine.states import MessageStates
 from emulator.engine.stats import QueueStats
 from emulator.engine.transfers import Transfer
 from emulator.engine.wakeups import Wakeups
-from emulator.errors import SqsError, invalid_parameter
+from emulator.errors import SqsError
 
 
 class Queue:
@@ -79,7 +80,8 @@ class Queue:
         self._find_queue = find_queue  # by ARN: dead-letter targets
         self._on_sent = on_sent  # told how many messages each send took (observer.py)
         self._receipts = self._receipt_policy(receipt_mode)
-        self._message_visible = Wakeups(self._lock)
+        self._message_visible = Wakeups()
+        self.polls = LongPolls(self._lock, self._message_visible, self._may_end, self._receive_ready)
         self.stats = QueueStats()
         self._states = MessageStates(
             self, self._new_order, clock, scheduler, self._lock, self._message_visible, journal, self.stats
@@ -162,57 +164,20 @@ class Queue:
         return message
 
     def receive(
-        self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None = None
+        self, max_messages: int, visibility_timeout: int, wait_seconds: int = 0, attempt_id: str | None = None
     ) -> list[Delivery]:
-        """Deliver up to max_messages visible messages, hiding each for visibility_timeout.
-
-        Waits up to wait_seconds (on the queue's clock) for the first visible
-        message; returns as soon as any is there. ``attempt_id`` only means
-        something to a FIFO queue.
-        """
+        """Deliver up to max_messages visible messages now, hiding each for visibility_timeout:
+        what a long poll (wait_seconds > 0) answers at its end; one that waits polls
+        (self.polls: long_polls.py). ``attempt_id`` only means something to a FIFO queue."""
         with self._lock:
-            if wait_seconds > 0:  # a short poll reads no clock
-                self._long_poll(wait_seconds, self._answered(attempt_id))
             return self._receive_ready(max_messages, visibility_timeout, wait_seconds, attempt_id)
 
-    def poll(
-        self,
-        max_messages: int,
-        visibility_timeout: int,
-        wait_seconds: int,
-        attempt_id: str | None = None,
-        last: bool = False,
-    ) -> list[Delivery] | None:
-        """receive() without blocking: what it would answer now, or None while a long poll
-        (wait_seconds > 0) would go on waiting; `last` (its wait is over) always answers.
-        A caller that waits in between is woken through watch()."""
-        with self._lock:
-            if wait_seconds > 0 and not last and not self._ready(self._answered(attempt_id)):
-                return None
-            return self._receive_ready(max_messages, visibility_timeout, wait_seconds, attempt_id)
+    def _may_end(self, attempt_id: str | None) -> bool:
+        """Whether a long poll need wait no more (the lock held)."""
+        return self._states.available() or self.deleted or self._answered(attempt_id)
 
-    def watch(self, callback: Callable[[], None]) -> None:
-        """Call `callback` once (with the queue's lock held: it must only schedule its work)
-        when a waiting receive may now get a message, the queue is deleted, or waiters are
-        woken to check their deadline (wake_waiters); counts as a waiting receiver until
-        unwatch()."""
-        with self._lock:
-            self._states.waiting += 1
-            self._message_visible.watch(callback)
-
-    def unwatch(self, callback: Callable[[], None]) -> None:
-        with self._lock:
-            self._states.waiting -= 1
-            self._message_visible.unwatch(callback)
-
-    def receivers_waiting(self) -> int:
-        """Receives in a long poll now: blocked in receive() or watching."""
-        with self._lock:
-            return self._states.waiting
-
-    def _answered(self, attempt_id: str | None) -> Callable[[], bool]:
-        """What else ends a receive's wait (fifo.py: a retry of its attempt was answered)."""
-        return never
+    def _answered(self, attempt_id: str | None) -> bool:  # fifo.py: a retry of this attempt was answered
+        return False
 
     def _receive_ready(
         self, max_messages: int, visibility_timeout: int, wait_seconds: int, attempt_id: str | None
@@ -220,79 +185,10 @@ class Queue:
         """The receive once it waits no more, with the lock held (fifo.py adds attempt ids)."""
         return self._receive_now(max_messages, visibility_timeout, wait_seconds)
 
-    def _ready(self, answered: Callable[[], bool]) -> bool:
-        return self._states.available() or self.deleted or answered()
-
-    def wait_for_messages(self, seconds: float, stop: Callable[[], bool]) -> None:
-        """Block until a receive would get a message, the queue is deleted, stop() is
-        true (checked whenever waiters wake: wake_waiters() wakes them), or `seconds`
-        pass on the queue's clock. For consumers in the process (event source
-        mappings), which then receive without waiting."""
-        with self._lock:
-            self._long_poll(seconds, stop)
-
-    def pause(self, seconds: float, stop: Callable[[], bool]) -> None:
-        """Block for `seconds` on the queue's clock, or until the queue is deleted or stop() is
-        true (checked whenever waiters wake), whatever the messages do: a consumer in the
-        process backing off (an event source refused at the in-flight limit)."""
-        with self._lock:
-            self._clock.wait_for(self._message_visible, lambda: self.deleted or stop(), seconds)
-
-    def _long_poll(self, wait_seconds: float, answered: Callable[[], bool] = lambda: False) -> None:
-        """Wait up to wait_seconds until a receive would get a message, the queue is
-        deleted, or answered(). Called with the lock held; the wait releases it.
-        The clock bounds the wait (clock.py: on the manual clock, in real time too)."""
-        self._states.waiting += 1
-        try:
-            self._clock.wait_for(self._message_visible, lambda: self._ready(answered), wait_seconds)
-        finally:
-            self._states.waiting -= 1
-
     def _receive_now(self, max_messages: int, visibility_timeout: int, wait_seconds: int) -> list[Delivery]:
-        if self._states.count(INFLIGHT) >= limits.MAX_INFLIGHT:
-            # AWS: a short poll of a standard queue at the in-flight limit is OverLimit;
-            # a long poll, or a FIFO queue, just gets nothing.
-            if wait_seconds > 0 or self.fifo:
-                return []
-            raise SqsError("OverLimit", f"Too many messages in flight for queue {self.name}.")
-        return self._take(max_messages, visibility_timeout)
-
-    def _take(self, max_messages: int, visibility_timeout: int) -> list[Delivery]:
+        dead_letter = self._dead_letter if self.settings.redrive else None
         now = self._clock.now()
-        deliveries: list[Delivery] = []
-        held_back = None
-        redrive = self.settings.redrive
-        # Only deliveries take room in flight (a dead-letter move takes none).
-        room = min(max_messages, limits.MAX_INFLIGHT - self._states.count(INFLIGHT))
-        deliver = self._states.deliver
-        picks = self._states.pick()
-        try:
-            for message in picks:
-                if redrive and message.receive_count >= redrive.max_receive_count:
-                    outcome = self._dead_letter(message, now, redrive.target_arn)
-                    if outcome is Transfer.MOVED:
-                        continue
-                    if outcome is Transfer.BUSY:
-                        # Stop here: a FIFO group must not get ahead of its head message.
-                        held_back = message
-                        break
-                    # No dead-letter queue to move to: deliver it as usual.
-                deliveries.append(deliver(message, now, visibility_timeout))
-                if len(deliveries) >= room:
-                    break
-        finally:
-            picks.close()
-        if held_back is not None:
-            self._states.put_back_picked(held_back)
-        if visibility_timeout == 0 or self.faults:
-            for delivery in deliveries:
-                if visibility_timeout == 0:
-                    self._states.end_inflight(delivery.message)
-                elif self.faults and self.faults.duplicate():
-                    # Injected: receivable again at once, while this consumer still holds it.
-                    self.stats.duplicate_deliveries += 1
-                    self._states.end_inflight(delivery.message)
-        return deliveries
+        return taking.take(self._states, now, max_messages, visibility_timeout, wait_seconds, dead_letter, self)
 
     def delete(self, receipt_handle: str) -> None:
         """Delete the message this handle received, as the queue's receipt policy allows.
@@ -315,24 +211,8 @@ class Queue:
         return outcomes
 
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
-        seq, message_id, nonce = receipts.decode(receipt_handle)
         with self._lock:
-            message, latest = self._states.named_by_handle(seq, message_id, nonce)
-            if message is None:
-                raise receipts.not_available(receipt_handle)
-            self._receipts.may_change(receipt_handle, latest, message.state is INFLIGHT)
-            if message.state is not INFLIGHT:
-                return  # its visibility already ended: AWS answers 200 and changes nothing
-            now = self._clock.now()
-            if now + timeout > message.received_at + limits.MAX_VISIBILITY_TIMEOUT:
-                raise invalid_parameter(
-                    f"Value {timeout} for parameter VisibilityTimeout is invalid. Reason: Total "
-                    f"VisibilityTimeout for the message is beyond the limit [{limits.MAX_VISIBILITY_TIMEOUT} seconds]."
-                )
-            if timeout == 0:
-                self._states.end_inflight(message)
-            else:
-                self._states.arm_visibility(message, now + timeout)
+            handles.change_visibility(self._states, self._receipts, self._clock.now(), receipt_handle, timeout)
 
     def purge(self, cooldown: float = 0.0) -> None:
         """Remove every message: visible, delayed and in flight. AWS allows one purge per 60 s."""
@@ -364,11 +244,6 @@ class Queue:
             self._drop_all()
             self._message_visible.notify_all()
 
-    def wake_waiters(self) -> None:
-        """Let long polls re-check their deadline (the manual clock moved)."""
-        with self._lock:
-            self._message_visible.notify_all()
-
     def restore(self, seq: int, messages: Iterable[Message]) -> list[Message]:
         """Put back a store's messages, in arrival order, as of the clock's now (states.py);
         returns the messages left out because their retention is over."""
@@ -387,27 +262,15 @@ class Queue:
         with self._lock:
             return transfers.move_out(self._states, self._clock.now(), limit, destination)
 
-    def accept_move(self, message: Message, sent_at: float, remove_original: Callable[[], None]) -> Transfer:
-        """Take a message another queue moves here; the caller holds that queue's lock.
-        remove_original() takes it out there while both locks are held, so it is never
-        in both queues or in neither. Waits at most TRANSFER_WAIT for this queue's lock."""
-        if not self._lock.acquire(timeout=transfers.TRANSFER_WAIT):
-            return Transfer.BUSY
-        try:
-            if self.deleted:
-                return Transfer.NO_TARGET
-            remove_original()
-            self._enqueue(message, sent_at, 0)
-            self.stats.moved_in += 1
-            return Transfer.MOVED
-        finally:
-            self._lock.release()
-
     # -- caller holds the lock ------------------------------------------------
 
-    def _dead_letter(self, message: Message, now: float, target_arn: str) -> Transfer:
-        """Move a picked message that reached maxReceiveCount to the queue of `target_arn`."""
-        target = self._find_queue(target_arn)
+    def _dead_letter(self, message: Message, now: float) -> Transfer | None:
+        """Move a picked message that reached maxReceiveCount to its dead-letter queue
+        (None: it has not reached it)."""
+        redrive = self.settings.redrive
+        if redrive is None or message.receive_count < redrive.max_receive_count:
+            return None
+        target = self._find_queue(redrive.target_arn)
         if target is None or target is self:
             return Transfer.NO_TARGET
         outcome = transfers.transfer(self._states, message, target, *self._dead_letter_copy(message, now))
@@ -421,16 +284,7 @@ class Queue:
         return message.dead_lettered(self.arn), message.sent_at
 
     def _delete(self, receipt_handle: str) -> None:
-        seq, message_id, nonce = receipts.decode(receipt_handle)
-        message, latest = self._states.named_by_handle(seq, message_id, nonce)
-        if message is None:
-            return
-        if self._receipts.may_delete(receipt_handle, latest, message.state is INFLIGHT):
-            if self.faults and self.faults.lose_delete():
-                self.stats.lost_deletes += 1  # injected: success, and the message stays
-                return
-            self._states.remove(message)
-            self.stats.deleted += 1
+        handles.delete(self._states, self._receipts, self, receipt_handle)
 
     def _enqueue(self, message: Message, sent_at: float, delay: float) -> None:
         message.seq = self._messages.next_seq()

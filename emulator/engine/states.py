@@ -75,12 +75,11 @@ class MessageStates:
         self._new_order = new_order
         self._clock = clock
         self._lock = lock
-        self._message_visible = message_visible  # the condition long polls wait on
+        self._message_visible = message_visible  # what long polls watch: a message made visible wakes one
         self._journal = journal
         self._stats = stats
         self.arrivals = Arrivals(clock, scheduler, lock, self._expire)
         self._deadlines = Deadlines(clock, scheduler, lock, self._deadline_reached)
-        self.waiting = 0  # receivers in a long poll: a message that becomes visible wakes one
         self._ready = new_order()
         self._held = {state: _Held(TRANSITIONS[state]) for state in (DELAYED, VISIBLE, INFLIGHT, GONE)}
         self._visible = self._held[VISIBLE]
@@ -212,7 +211,7 @@ class MessageStates:
         self._journal.message_removed(self._queue, message)
         if was is VISIBLE and not picked:  # a picked one has no entry left in the order
             self._ready.discard(message)
-        elif was is INFLIGHT and self._ready.released(message) and self.waiting:
+        elif was is INFLIGHT and self._ready.released(message):
             self._message_visible.notify()  # a FIFO group it held may be ready now
 
     def drop_all(self) -> None:
@@ -226,12 +225,11 @@ class MessageStates:
     def _show(self, message: Message, arriving: bool = False) -> None:
         self.move(message, VISIBLE, arriving)
         self._ready.add(message)
-        if self.waiting:
-            self._message_visible.notify()
+        self._message_visible.notify()
 
     def _release(self, message: Message) -> None:
         """A message left the in-flight state; a FIFO group it held may be ready now."""
-        if self._ready.released(message) and self.waiting:
+        if self._ready.released(message):
             self._message_visible.notify()
 
     def _expire(self, message: Message) -> None:

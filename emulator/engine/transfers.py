@@ -1,14 +1,14 @@
 """Moving messages between queues: dead letters, and move tasks' batches.
 
 A move replaces a message in its source queue by a copy in the target queue
-in one step under both queues' locks (the target's Queue.accept_move), so the
+in one step under both queues' locks (accept(), the target's side), so the
 message is never in both queues or in neither. The source's lock is held
 first; the target's is waited for at most TRANSFER_WAIT, so two queues that
 are each other's dead-letter queue cannot deadlock, and a move that gives up
 leaves the message where it was, to be moved on a later try.
 
-The queue's side of it is Queue's: move_out (a move task's batch), accept_move
-(the target's) and its dead-lettering on receive (queue.py).
+The source's side is Queue's: move_out (a move task's batch) and its
+dead-lettering on receive (queue.py, taking.py).
 """
 
 import enum
@@ -30,7 +30,24 @@ class Transfer(enum.Enum):
 def transfer(states: MessageStates, message: Message, target, replacement: Message, sent_at: float) -> Transfer:
     """Replace `message`, picked off the source's ready order (its MessageStates,
     lock held), by `replacement` in `target`, enqueued there as sent at `sent_at`."""
-    return target.accept_move(replacement, sent_at, lambda: states.remove(message, picked=True))
+    return accept(target, replacement, sent_at, lambda: states.remove(message, picked=True))
+
+
+def accept(target, message: Message, sent_at: float, remove_original: Callable[[], None]) -> Transfer:
+    """Take into `target` a message another queue moves there (whose lock the caller holds).
+    remove_original() takes it out there while both locks are held, so it is never in both
+    queues or in neither. Waits at most TRANSFER_WAIT for the target's lock."""
+    if not target._lock.acquire(timeout=TRANSFER_WAIT):
+        return Transfer.BUSY
+    try:
+        if target.deleted:
+            return Transfer.NO_TARGET
+        remove_original()
+        target._enqueue(message, sent_at, 0)
+        target.stats.moved_in += 1
+        return Transfer.MOVED
+    finally:
+        target._lock.release()
 
 
 def move_out(

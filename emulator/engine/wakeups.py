@@ -1,50 +1,42 @@
-"""What a queue's long polls wait on: a condition on the queue's lock that wakes
-callbacks as well as blocked threads.
+"""What a queue's long polls wait on: callbacks, called with the queue's lock held.
 
-A thread that may block (the WSGI path, consumers in the process) waits as on a
-`threading.Condition`. A server that waits without a thread per poll (an event
-loop) registers a callback instead, which is called, with the queue's lock held,
-where a blocked thread would have been notified; it must only schedule its work
-(for example `loop.call_soon_threadsafe`), never take the queue's lock itself.
-Each notify() wakes one waiter of either kind, oldest callback first: one message
-made visible wakes one poll.
+No thread blocks here. A waiter registers a callback (watch), which must only schedule
+its work (an event loop's `call_soon_threadsafe`, a `threading.Event`'s set()), never
+take the queue's lock itself. A receiver's callback is called once, at the notify that
+reaches it: each notify() wakes one receiver, oldest first, so one message made visible
+wakes one poll. Every callback, a receiver's or another watcher's (a consumer backing
+off, which messages must not wake), is called at notify_all(): the queue was deleted,
+the clock moved, or a consumer stops, and each waiter looks again.
 """
 
-import threading
 from collections import deque
 from collections.abc import Callable
 
+Callback = Callable[[], None]
+
 
 class Wakeups:
-    def __init__(self, lock: threading.Lock):
-        self._threads = threading.Condition(lock)
-        self._callbacks: deque[Callable[[], None]] = deque()
+    def __init__(self):
+        self._receivers: deque[Callback] = deque()
+        self._others: list[Callback] = []
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block (the lock held, released while waiting) until notified or `timeout` passes."""
-        return self._threads.wait(timeout)
+    def watch(self, callback: Callback, receiving: bool = True) -> None:
+        (self._receivers if receiving else self._others).append(callback)
 
-    def watch(self, callback: Callable[[], None]) -> None:
-        """Call `callback` once, at the next notify that reaches it (the lock held)."""
-        self._callbacks.append(callback)
-
-    def unwatch(self, callback: Callable[[], None]) -> None:
-        """Forget `callback` if it has not been called (the lock held)."""
+    def unwatch(self, callback: Callback, receiving: bool = True) -> bool:
+        """Forget `callback`; False when it was already called (it was woken)."""
         try:
-            self._callbacks.remove(callback)
+            (self._receivers if receiving else self._others).remove(callback)
         except ValueError:
-            pass
+            return False
+        return True
 
-    def notify(self, n: int = 1) -> None:
-        callbacks = self._callbacks
-        while n and callbacks:
-            callbacks.popleft()()
-            n -= 1
-        if n:
-            self._threads.notify(n)
+    def notify(self) -> None:
+        if self._receivers:
+            self._receivers.popleft()()
 
     def notify_all(self) -> None:
-        callbacks, self._callbacks = self._callbacks, deque()
-        for callback in callbacks:
+        receivers, self._receivers = self._receivers, deque()
+        others, self._others = self._others, []
+        for callback in (*receivers, *others):
             callback()
-        self._threads.notify_all()

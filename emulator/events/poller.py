@@ -11,8 +11,9 @@ the batching window of the event source mapping guide: the batch goes when it
 holds batch_size records, when the window (which starts as the poller starts
 gathering, after its previous batch went) has ended and it holds any record,
 or when the next record would take the event past 6 MB (that record opens the
-next batch). Waiting is the queue's long poll on the queue's clock, so a manual
-clock's advance ends a window at once and nothing spins.
+next batch). Waiting is the queue's long poll on the queue's clock (its wake-ups
+and a deadline: engine/long_polls.py), so a manual clock's advance ends a window at
+once and nothing spins.
 
 Messages are received and deleted through the engine as any consumer's are:
 receive counts rise, the queue's visibility timeout hides them, and a message
@@ -37,6 +38,7 @@ import threading
 
 from emulator import limits
 from emulator.engine.clock import Clock
+from emulator.engine.long_polls import wait_here
 from emulator.errors import SqsError
 from emulator.events import records, responses
 from emulator.events.spec import MAX_PAYLOAD_BYTES, MappingSpec
@@ -133,12 +135,23 @@ class Poller:
         with self._slots:
             self._stopping = True
             self._slots.notify_all()
-        self._queue.wake_waiters()
+        self._queue.polls.wake_all()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(STOP_WAIT)
 
     def _stopped(self) -> bool:
         return self._stopping or self._queue.deleted
+
+    def _wait(self, seconds: float, for_messages: bool) -> None:
+        """Wait `seconds` on the queue's clock, until stopped or the queue's deletion, and
+        `for_messages`, until a receive would get one; else (a back-off) whatever the
+        messages do. The queue's wake-ups end it, as they end any long poll's."""
+        polls = self._queue.polls
+
+        def done(last: bool) -> bool | None:
+            return True if last or self._stopped() or (for_messages and polls.ready()) else None
+
+        wait_here(polls, self._clock.deadline(seconds), done, receiving=for_messages)
 
     def _run(self) -> None:
         while self._take_slot():
@@ -153,7 +166,7 @@ class Poller:
             except Exception as error:  # a bug of ours: what was gathered comes back; the mapping goes on
                 self._release_slot()
                 self._error("gathering a batch", error)
-                self._queue.pause(ERROR_BACKOFF, self._stopped)
+                self._wait(ERROR_BACKOFF, for_messages=False)
         if self._queue.deleted:
             self.ended = "queue deleted"
 
@@ -192,7 +205,7 @@ class Poller:
             now = self._clock.now()
             if batch and now >= window_ends:
                 break
-            queue.wait_for_messages(window_ends - now if batch else limits.MAX_WAIT_SECONDS, self._stopped)
+            self._wait(window_ends - now if batch else limits.MAX_WAIT_SECONDS, for_messages=True)
             if self._stopped():
                 break
             wanted = min(limits.MAX_BATCH_ENTRIES, spec.batch_size - len(batch))
@@ -202,7 +215,7 @@ class Poller:
                 if error.name != "OverLimit":
                     raise
                 self._stats.add(over_limit=1)
-                queue.pause(OVER_LIMIT_BACKOFF, self._stopped)
+                self._wait(OVER_LIMIT_BACKOFF, for_messages=False)
                 continue
             filtered_out = []
             for delivery in deliveries:

@@ -15,9 +15,9 @@ from emulator.errors import SqsError
 
 from . import awsjson, awsquery, query_json
 from .answers import Answer
-from .request import HttpRequest
+from .request import HttpRequest, Peer
 
-__all__ = ["Answer", "HttpRequest", "detect", "parse", "serialize_error", "serialize_result"]
+__all__ = ["Answer", "HttpRequest", "Peer", "detect", "parse", "serialize_error", "serialize_result"]
 
 _MODULES = {"json": awsjson, "query": awsquery, "query-json": query_json}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 from urllib.parse import parse_qsl, quote
 
 from werkzeug.datastructures import MIMEAccept, MultiDict
@@ -28,6 +29,15 @@ class Headers(dict):
 
     def get(self, name: str, default=None):
         return dict.get(self, name.lower(), default)
+
+
+class Peer(NamedTuple):
+    """What the transport knows of a request's connection, for werkzeug's environ (PEP 3333)."""
+
+    server_name: str  # the listening address, IPv6 without brackets
+    server_port: int
+    client_addr: str  # the peer's address, IPv6 without brackets
+    http_version: str = "1.1"
 
 
 class HttpRequest:

@@ -1,15 +1,13 @@
-"""The app: a thin router from HTTP to the protocol and API layers, with two doors.
+"""The app: a thin router from HTTP to the protocol and API layers.
 
-- The WSGI app (`EmulatorApp.__call__`): werkzeug's, for any WSGI server; a long
-  poll blocks its thread.
-- `answer(request, blocking=False)`, sans-IO, which the HTTP server's RSGI entry
-  (emulator/server/http/) calls on its event loop: an SQS request is answered at
-  once, or handed back as a Pending (pending.py) when it has to wait (a long poll,
-  a commit under --sync always) or is slow (a purge, a queue's deletion).
-
-Both read the same HttpRequest (emulator/protocol/request.py) and call the same
-api layer; the admin API, other emulators' paths and methods other than GET and
-POST take werkzeug's whole way (`_call_werkzeug`).
+One SQS answer: `answer(request)`, sans-IO, answers an SQS request at once, or hands
+back a Pending (pending.py) when it has to wait (a long poll, a commit under --sync
+always) or is slow (a purge, a queue's deletion). Two drivers run it (drivers.py):
+the HTTP server's on its event loop, and the calling thread's for the WSGI app
+(`EmulatorApp.__call__`: any WSGI server, werkzeug's test client, the in-process
+benchmark). The admin API, other emulators' paths and methods other than GET and
+POST take werkzeug's whole way (`handle`); `takes_werkzeug` decides, on the path
+every later check sees (werkzeug's and the HttpRequest's: leading slashes as one).
 """
 
 import logging
@@ -26,6 +24,7 @@ from emulator.server import admin, auth, compat
 from emulator.server.admin import token, ui
 from emulator.server.admin.metrics import Metrics
 from emulator.server.auth import Verifier
+from emulator.server.drivers import on_thread
 from emulator.server.failures import log_internal_error
 from emulator.server.guard import Guard, Refusal
 from emulator.server.identity import identify
@@ -78,10 +77,9 @@ class EmulatorApp:
         method = environ.get("REQUEST_METHOD", "GET").upper()
         if self.takes_werkzeug(method, environ.get("PATH_INFO") or "/"):
             return self._call_werkzeug(environ, start_response)
-        outcome = self.answer(HttpRequest.from_environ(environ, _body(environ)), blocking=True)
-        assert isinstance(outcome, Answer)  # blocking: nothing is left pending
-        start_response(outcome.status_line, outcome.headers)
-        return [outcome.body]
+        answer = on_thread(self.answer(HttpRequest.from_environ(environ, _body(environ))))
+        start_response(answer.status_line, answer.headers)
+        return [answer.body]
 
     def _call_werkzeug(self, environ, start_response):
         request = Request(environ)
@@ -112,20 +110,19 @@ class EmulatorApp:
                     response = admin.handle(request, self) if for_admin else compat.handle(request, self)
             elif ui.wanted_by_browser(request):  # a person who typed the endpoint into a browser
                 response = ui.redirect()
-            elif request.method not in SQS_METHODS:
+            else:  # a method other than GET and POST (takes_werkzeug sends those two to answer())
                 response = _no_operation(request).response()
-            else:
-                sqs = HttpRequest.from_environ(request.environ, request.get_data(cache=True))
-                outcome = self.answer(sqs, blocking=True)
-                assert isinstance(outcome, Answer)  # blocking: nothing is left pending
-                return outcome.response()  # its CORS headers are in
         self.guard.add_cors(request, response)
         return response
 
-    # -- the sans-IO door ---------------------------------------------------------
+    # -- the SQS answer -----------------------------------------------------------
 
     def takes_werkzeug(self, method: str, path: str) -> bool:
-        """Whether a request takes werkzeug's whole way (the WSGI app) rather than answer()."""
+        """Whether a request takes werkzeug's whole way (the WSGI app) rather than answer().
+        Routed on the path as werkzeug's Request and HttpRequest.from_environ read it (a
+        WSGI server such as gunicorn keeps "//" in PATH_INFO), so a request routed as SQS
+        is SQS to every later check, and one routed to werkzeug is admin to every one."""
+        path = "/" + path.lstrip("/")
         return method not in SQS_METHODS or admin.claims(path) or compat.claims(path)
 
     def refused_early(self, request: HttpRequest) -> Answer | None:
@@ -133,15 +130,15 @@ class EmulatorApp:
         from its head alone: its body is never read (nor held)."""
         if self.verifier is None or self.takes_werkzeug(request.method, request.path):
             return None
-        if auth.claimed_by_head(request) or (self.admin_token is not None and token.admits(request, self.admin_token)):
+        if auth.claimed_by_head(request):  # a signature, or the admin token: checked with the body
             return None
-        outcome = self.answer(request, blocking=True)
+        outcome = self.answer(request)
         assert isinstance(outcome, Answer)  # refused by the caller check, before anything waits
         return outcome
 
-    def answer(self, request: HttpRequest, blocking: bool) -> Answer | Pending:
+    def answer(self, request: HttpRequest) -> Answer | Pending:
         """An SQS request's answer, CORS headers included (a GET or POST outside the admin
-        and other emulators' paths), or, not `blocking`, a Pending."""
+        and other emulators' paths), or a Pending that a driver waits for (drivers.py)."""
         refusal = self.guard.refusal(request, False)
         if refusal is not None:
             answer = self._refuse(request, False, refusal)
@@ -149,7 +146,7 @@ class EmulatorApp:
             redirect = ui.redirect()
             answer = Answer(redirect.status_code, redirect.headers.to_wsgi_list(), redirect.get_data())
         else:
-            return self.handle_sqs(request, blocking)
+            return self.handle_sqs(request)
         return with_cors(answer, self.guard.cors_headers(request))  # type: ignore[arg-type]
 
     def _refuse(self, request, for_admin: bool, refusal: Refusal) -> Response | Answer:
@@ -161,14 +158,15 @@ class EmulatorApp:
 
     def _caller(self, request: HttpRequest) -> str | None:
         """With --require-auth, the account of the key that signed the request (SqsError if none
-        did); the dashboard, unsigned but with the admin token, acts as the default account."""
+        did); the dashboard, unsigned but with the admin token, acts as the default account
+        (the token itself: an admin path open without it makes no SQS request the default's)."""
         if self.verifier is None:
             return None
-        if self.admin_token is not None and token.admits(request, self.admin_token):
+        if self.admin_token is not None and token.carried(request, self.admin_token):
             return self.account_id
         return self.verifier.verify(request).account
 
-    def handle_sqs(self, request: HttpRequest, blocking: bool = True) -> Answer | Pending:
+    def handle_sqs(self, request: HttpRequest) -> Answer | Pending:
         call = _Call(self, request)
         try:
             caller = self._caller(request)
@@ -185,16 +183,15 @@ class EmulatorApp:
                 auto_create=self.auto_create,
                 url_form=self.queue_urls,
                 action=call.operation if caller else None,
-                blocking=blocking,
             )
-            if not blocking and call.operation in SLOW:
+            if call.operation in SLOW:
                 return call.on_a_thread(ctx, params)
             result = api.dispatch(ctx, call.operation, params)
         except Exception as exc:
             return call.failed(exc)
         if isinstance(result, api.Wait):
             return Pending(call.waited, wait=result)
-        return call.finish(result, blocking)
+        return call.finish(result)
 
     def base_url(self, request) -> str:
         """scheme://host[:port] for queue URLs: the request's Host header, or --hostname.
@@ -231,16 +228,11 @@ class _Call:
         self.wire = protocol.detect(request)
         self.operation = "?"
 
-    def finish(self, output: dict, blocking: bool = False) -> Answer | Pending:
+    def finish(self, output: dict) -> Answer | Pending:
         """The answer to `output`, once the store has made its change durable (--sync always)."""
         store = self.app.store
         if store.replies_wait:
-            if not blocking:
-                return Pending(lambda error: self.committed(output, error), durable=store)
-            try:
-                store.durable()
-            except Exception as exc:
-                return self.failed(exc)
+            return Pending(lambda error: self.committed(output, error), commit=store)
         return self.answer(output)
 
     def waited(self, outcome: dict | BaseException) -> Answer | Pending:
@@ -258,14 +250,14 @@ class _Call:
         return self.done(answer, "ok")
 
     def on_a_thread(self, ctx: api.Context, params: dict) -> Pending:
-        """The operation run later on a worker thread, where it may block."""
+        """The operation run later, off the event loop (its work grows with a queue's messages)."""
 
         def run(_) -> Answer | Pending:
             try:
-                result = api.dispatch(ctx._replace(blocking=True), self.operation, params)
+                result = api.dispatch(ctx, self.operation, params)
             except Exception as exc:
                 return self.failed(exc)
-            return self.finish(result, blocking=True)  # type: ignore[arg-type]
+            return self.finish(result)  # type: ignore[arg-type]  # neither slow operation waits
 
         return Pending(run)
 

@@ -130,8 +130,8 @@ def claimed(request: HttpRequest) -> Signed | None:
 
 
 def claimed_by_head(request: HttpRequest) -> bool:
-    """Whether a request's head says it is signed (an Authorization header, or a presigned URL's
-    query); a request that carries no signature is refused before its body is read."""
+    """Whether a request's head claims a caller (an Authorization header: a signature or the admin
+    token; or a presigned URL's query); one that claims none is refused before its body is read."""
     query = request.query_string
     return bool(request.headers.get("authorization")) or "X-Amz-Signature" in query or "X-Amz-Credential" in query
 

@@ -1,12 +1,14 @@
-"""An SQS answer that is not ready yet, as the app's sans-IO door (app.py) hands it back
-to the entry that waits without blocking (emulator/server/http/). The entry gets what
-it waits for, then calls `resume(value)` for the answer (or another Pending):
+"""An SQS answer that is not ready yet, as `EmulatorApp.answer()` (app.py) hands it back.
+A driver (drivers.py: on the event loop, or on the calling thread) gets what it waits
+for, then calls `resume(value)` for the answer (or another Pending):
 
-- `wait`: messages for a long poll (api.Wait); value: the operation's output;
-- `durable`: the store's commit under --sync always (Store.when_durable); value:
+- `wait`: a long poll's messages (api.Wait: its queue's wake-ups, its deadline, its
+  place under --max-waits); value: the operation's output, or the error its last
+  attempt raised;
+- `commit`: the store's commit under --sync always (Store.when_durable); value:
   the commit's error, or None;
-- neither: slow work (a purge, a queue's deletion); `resume(None)` runs on a
-  worker thread, off the event loop.
+- neither: slow work (a purge, a queue's deletion); `resume(None)` runs it, off the
+  event loop (on a worker thread, or the calling one).
 """
 
 from __future__ import annotations
@@ -22,4 +24,4 @@ from emulator.store import Store
 class Pending(NamedTuple):
     resume: Callable[[Any], Answer | Pending]
     wait: Wait | None = None
-    durable: Store | None = None
+    commit: Store | None = None

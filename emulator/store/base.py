@@ -22,20 +22,14 @@ class StoreError(Exception):
 
 class Store(Journal):
     clock_time: float | None = None  # the manual clock's time when the store was last written
-    replies_wait = False  # --sync always: a reply waits for its change's commit (durable, when_durable)
+    replies_wait = False  # --sync always: a reply waits for its change's commit (when_durable)
 
     def recover(self, broker) -> None:
         """Put every kept queue, message, dedup id, task and cooldown back into `broker`
         (whose journal this store is), then start writing."""
 
-    def durable(self) -> None:
-        """Return once every change reported so far is durable, when the sync policy says
-        a reply must wait for that (--sync always); at once otherwise. Raises StoreError
-        when a write failed."""
-
     def when_durable(self, callback: Callable[[Exception | None], None]) -> bool:
-        """durable() for a caller that must not block (an event loop): when the sync policy
-        says a reply must wait (--sync always), have `callback(error)` called once every
+        """When the sync policy says a reply must wait (--sync always), have `callback(error)` called once every
         change reported so far is committed (error None) or failed to be (a StoreError),
         from the store's writing thread, and return True; return False, without calling
         it, when nothing needs waiting for."""

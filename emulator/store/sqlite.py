@@ -167,9 +167,6 @@ class SqliteStore(Store):
                 self._queue_ids[queue] = None
         self._writer.report_clearing(Reset(), None)
 
-    def durable(self) -> None:
-        self._writer.durable()
-
     def when_durable(self, callback) -> bool:
         return self._writer.when_durable(callback)
 

@@ -12,8 +12,8 @@ written yet cancels both, so a message sent and deleted within one batch never
 reaches the disk.
 
 Sync policies (--sync): `always` commits as soon as changes are pending and a
-reply waits for its commit (durable(), or when_durable() for a caller that must
-not block: every caller waiting when a commit ends is told by that one commit);
+reply waits for its commit (when_durable(): every caller waiting when a commit
+ends is told by that one commit);
 `interval` commits every
 --sync-interval-ms, so a crash loses at most that window; `off` commits on the
 same interval without fsync (opening.py sets that), so the operating system
@@ -139,24 +139,6 @@ class Writer:
                 return True
         callback(self._failed(failure))
         return True
-
-    def durable(self) -> None:
-        """With --sync always, return once every change reported so far is committed
-        (StoreError if a write failed); at once otherwise."""
-        if self.sync != "always":
-            return
-        done = threading.Lock()
-        done.acquire()
-        told: list[Exception | None] = []
-
-        def tell(error: Exception | None) -> None:
-            told.append(error)
-            done.release()
-
-        if self.when_durable(tell):
-            done.acquire()  # released by tell(), on the writer's thread (or already, after a failure)
-            if told[0] is not None:
-                raise told[0]
 
     def _failed(self, failure: Exception) -> StoreError:
         return StoreError(f"writing {self._path} failed: {failure}")

@@ -13,7 +13,7 @@ import time
 from collections import Counter
 
 import pytest
-from engine_support import ACCOUNT, REGION, counts, handle_message_id, make_message, wait_for_long_poll
+from engine_support import ACCOUNT, REGION, counts, handle_message_id, long_poll, make_message, wait_for_long_poll
 
 from emulator.engine import receipts
 from emulator.engine.broker import Broker
@@ -57,7 +57,7 @@ def test_many_producers_and_consumers_deliver_every_message_exactly_once():
             seen = per_consumer[c]
             try:
                 while not all_received.is_set() and time.monotonic() < deadline:
-                    deliveries = queue.receive(10, 30, 1)
+                    deliveries = long_poll(queue, 10, 30, 1)
                     for delivery in deliveries:
                         seen.append((delivery.message.body, delivery.receive_count))
                         queue.delete(delivery.receipt_handle)
@@ -134,7 +134,7 @@ def test_long_poll_on_real_clock_is_woken_by_a_send():
         result: dict = {}
 
         def poll() -> None:
-            result["deliveries"] = queue.receive(1, 30, 20)
+            result["deliveries"] = long_poll(queue, 1, 30, 20)
             result["at"] = time.monotonic()
 
         thread = threading.Thread(target=poll, daemon=True)
@@ -156,7 +156,7 @@ def test_long_poll_on_real_clock_times_out_empty():
     try:
         queue, _ = broker.create_queue(ACCOUNT, REGION, "empty", {})
         start = time.monotonic()
-        assert queue.receive(10, 30, 1) == []
+        assert long_poll(queue, 10, 30, 1) == []
         assert 0.9 <= time.monotonic() - start < 15  # not before its 1 s wait; the upper bound only catches a hang
     finally:
         broker.close()

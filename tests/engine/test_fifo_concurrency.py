@@ -10,7 +10,7 @@ import threading
 import time
 from collections import defaultdict
 
-from engine_support import ACCOUNT, REGION, counts, make_message
+from engine_support import ACCOUNT, REGION, counts, long_poll, make_message
 
 from emulator.engine.broker import Broker
 
@@ -47,7 +47,7 @@ def test_groups_keep_order_and_are_never_held_twice_under_concurrent_consumers()
             rng = random.Random(c)
             try:
                 while not done.is_set() and time.monotonic() < deadline:
-                    deliveries = queue.receive(10, 30, 1)
+                    deliveries = long_poll(queue, 10, 30, 1)
                     groups = {d.message.group_id for d in deliveries}
                     with book:
                         for group in groups:

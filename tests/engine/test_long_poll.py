@@ -16,6 +16,7 @@ from engine_support import (
 
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock, RealClock
+from emulator.engine.long_polls import wait_here
 from emulator.engine.message import State
 from emulator.errors import SqsError
 
@@ -173,21 +174,30 @@ def test_a_capped_long_poll_still_returns_a_message_sent_while_it_waits():
         broker.close()
 
 
+def pause(queue, seconds, stop) -> None:
+    """An in-process consumer's back-off, as the event source poller waits one."""
+
+    def attempt(last):
+        return True if last or stop() or queue.deleted else None
+
+    wait_here(queue.polls, queue._clock.deadline(seconds), attempt, receiving=False)
+
+
 def test_a_pause_outlasts_visible_messages_and_ends_on_stop_or_the_queues_deletion(broker, queue):
-    # Queue.pause is an in-process consumer's back-off (the event source poller refused with
+    # A pause is an in-process consumer's back-off (the event source poller refused with
     # OverLimit): unlike a long poll, a visible message does not end it.
     send(queue, "visible all along")
     stop = threading.Event()
-    paused = threading.Thread(target=queue.pause, args=(20, stop.is_set))
+    paused = threading.Thread(target=pause, args=(queue, 20, stop.is_set))
     paused.start()
     paused.join(timeout=0.2)
     assert paused.is_alive()
     stop.set()
-    queue.wake_waiters()  # what the poller's stop() does
+    queue.polls.wake_all()  # what the poller's stop() does
     paused.join(timeout=2)
     assert not paused.is_alive()
 
-    paused = threading.Thread(target=queue.pause, args=(20, lambda: False))
+    paused = threading.Thread(target=pause, args=(queue, 20, lambda: False))
     paused.start()
     paused.join(timeout=0.2)
     assert paused.is_alive()
@@ -200,50 +210,51 @@ def test_a_pause_outlasts_visible_messages_and_ends_on_stop_or_the_queues_deleti
 
 
 def test_poll_answers_none_while_a_long_poll_would_wait_and_what_there_is_at_its_end(queue):
-    assert queue.poll(10, 30, 20) is None
-    assert queue.poll(10, 30, 20, last=True) == []
-    assert queue.poll(10, 30, 0) == []  # a short poll never waits
+    assert queue.polls.poll(10, 30, 20) is None
+    assert queue.polls.poll(10, 30, 20, last=True) == []
+    assert queue.polls.poll(10, 30, 0) == []  # a short poll never waits
     message = send(queue, "here")
-    assert [d.message for d in queue.poll(10, 30, 20)] == [message]
+    assert [d.message for d in queue.polls.poll(10, 30, 20)] == [message]
 
 
 def test_a_watcher_is_called_once_per_message_made_visible_and_counts_as_waiting(queue):
     calls: list[str] = []
     watchers = [lambda name=name: calls.append(name) for name in "abc"]
     for watcher in watchers:
-        queue.watch(watcher)
-    assert queue.receivers_waiting() == 3
+        queue.polls.watch(watcher)
+    assert queue.polls.waiting() == 3
     send(queue, "one")
     send(queue, "two")
     assert calls == ["a", "b"]  # oldest first, one per message
     for watcher in watchers:
-        queue.unwatch(watcher)
-    assert queue.receivers_waiting() == 0
+        queue.polls.unwatch(watcher)
+    assert queue.polls.waiting() == 0
+    assert calls == ["a", "b", "c"]  # a and b left, woken, without receiving: passed on to c
     send(queue, "three")
-    assert calls == ["a", "b"]
+    assert calls == ["a", "b", "c"]
 
 
 def test_a_watcher_is_woken_by_a_delay_ending_and_by_the_clock_moving(queue, clock):
     woken: list[int] = []
-    queue.watch(lambda: woken.append(1))
+    queue.polls.watch(lambda: woken.append(1))
     queue.send([(make_message("later"), 5)])
     assert woken == []
     clock.advance(5)  # the delay ends: the message becomes visible
     assert woken == [1]
     deadline = clock.deadline(10)
-    queue.watch(lambda: woken.append(2))
+    queue.polls.watch(lambda: woken.append(2))
     clock.advance(10)  # nothing visible now, but a waiter must see its deadline pass
     assert 2 in woken and deadline.passed()
 
 
-def test_a_blocked_receive_and_a_watcher_share_the_wake_ups(queue):
+def test_a_waiting_thread_and_a_watcher_share_the_wake_ups(queue):
     poller = Poller(queue, wait_seconds=20)
     poller.start()
     wait_for_long_poll(queue)
     woken: list[int] = []
-    queue.watch(lambda: woken.append(1))
-    assert queue.receivers_waiting() == 2
-    send(queue, "first")  # the thread waited first, but callbacks are served first: one wake-up each
+    queue.polls.watch(lambda: woken.append(1))
+    assert queue.polls.waiting() == 2
+    send(queue, "first")  # the thread watched first: oldest first, one wake-up each
     send(queue, "second")
     poller.join(timeout=2)
     assert not poller.is_alive() and woken == [1]
@@ -252,8 +263,8 @@ def test_a_blocked_receive_and_a_watcher_share_the_wake_ups(queue):
 def test_a_fifo_retry_of_an_answered_attempt_is_answered_by_poll(broker):
     fifo, _ = broker.create_queue(ACCOUNT, REGION, "polled.fifo", {"FifoQueue": "true"})
     fifo.send([(make_message("m", group_id="g", dedup_id="d"), 0)])
-    first = fifo.poll(10, 30, 20, attempt_id="attempt")
-    retry = fifo.poll(10, 30, 20, attempt_id="attempt")  # the same attempt: answered, not waiting
+    first = fifo.polls.poll(10, 30, 20, attempt_id="attempt")
+    retry = fifo.polls.poll(10, 30, 20, attempt_id="attempt")  # the same attempt: answered, not waiting
     assert [d.receipt_handle for d in retry] == [d.receipt_handle for d in first]
 
 
@@ -265,3 +276,59 @@ def test_the_manual_clock_deadline_passes_only_when_time_moves(clock):
     clock.advance(1)
     assert deadline.passed()
     assert RealClock(wait_cap=0.5).deadline(20).real_seconds == 0.5
+
+
+def test_a_pause_takes_no_wake_up_a_long_poll_needs(queue):
+    # A consumer backing off watches only for wake_all(): a message made visible wakes the
+    # long poll beside it, not the pause.
+    paused: list[int] = []
+    queue.polls.watch(lambda: paused.append(1), receiving=False)
+    polled: list[int] = []
+    queue.polls.watch(lambda: polled.append(1))
+    send(queue, "for the poll")
+    assert polled == [1] and paused == []
+    queue.polls.wake_all()
+    assert paused == [1]
+
+
+def test_a_woken_poll_that_leaves_without_receiving_passes_its_wake_up_on(queue):
+    # A poll whose client went away after a send woke it takes nothing; the message must not
+    # then wait beside another poll until that one's deadline.
+    woken: list[str] = []
+    first = lambda: woken.append("first")  # noqa: E731
+    second = lambda: woken.append("second")  # noqa: E731
+    queue.polls.watch(first)
+    queue.polls.watch(second)
+    send(queue, "one")
+    assert woken == ["first"]
+    queue.polls.unwatch(first)  # leaves, woken, without a receive
+    assert woken == ["first", "second"]
+    queue.polls.unwatch(second)
+    assert queue.polls.waiting() == 0
+
+
+def test_a_poll_that_received_passes_on_nothing_when_nothing_is_left(queue):
+    woken: list[str] = []
+    first = lambda: woken.append("first")  # noqa: E731
+    second = lambda: woken.append("second")  # noqa: E731
+    queue.polls.watch(first)
+    queue.polls.watch(second)
+    send(queue, "one")
+    assert len(queue.receive(10, 30, 20)) == 1
+    queue.polls.unwatch(first)
+    assert woken == ["first"]
+    queue.polls.unwatch(second)
+
+
+def test_a_woken_poll_that_polls_again_keeps_its_wake_up(queue):
+    # The usual way: woken, it polls again at once (and takes the message), so one message
+    # made visible wakes one poll, not two.
+    woken: list[str] = []
+    first = lambda: woken.append("first")  # noqa: E731
+    second = lambda: woken.append("second")  # noqa: E731
+    queue.polls.watch(first)
+    queue.polls.watch(second)
+    send(queue, "one")
+    queue.polls.unwatch(first, leaving=False)
+    assert woken == ["first"]
+    queue.polls.unwatch(second)

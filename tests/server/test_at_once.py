@@ -75,10 +75,10 @@ def test_a_long_poll_holds_no_thread_and_a_send_wakes_it():
         queue = built.broker.get_queue("000000000000", "us-east-1", "polled")
         deadline = threading.Event()
         for _ in range(1000):
-            if queue.receivers_waiting() == 5:
+            if queue.polls.waiting() == 5:
                 break
             deadline.wait(0.01)
-        assert queue.receivers_waiting() == 5
+        assert queue.polls.waiting() == 5
         assert threading.active_count() == before + 5  # the five client threads: the server took none
         for index in range(5):
             _call(port, "SendMessage", {"QueueUrl": url, "MessageBody": f"m{index}"})

@@ -7,6 +7,7 @@ from engine_support import T0
 
 from emulator.engine.broker import Broker
 from emulator.engine.clock import ManualClock
+from emulator.server.drivers import committed_here
 from emulator.store.sqlite import SqliteStore
 
 
@@ -26,3 +27,11 @@ def close(broker, store):
 def rows(path, sql, params=()):
     with sqlite3.connect(path / "sqs.db") as db:
         return db.execute(sql, params).fetchall()
+
+
+def durable(store):
+    """Return once every change so far is committed, as the server's thread driver waits for
+    it (a callback from the writer, an Event); raise the write's error."""
+    error = committed_here(store)
+    if error is not None:
+        raise error

@@ -1,6 +1,6 @@
-"""Durability under --sync always: durable() blocks until the commit, when_durable()
-tells a callback from the writer's thread; one commit answers every caller waiting
-while it was being written; a failed write reaches every waiter."""
+"""Durability under --sync always: when_durable() tells a callback from the writer's
+thread (durable() waits for it as the thread driver does); one commit answers every
+caller waiting while it was being written; a failed write reaches every waiter."""
 
 import queue as queues
 import sqlite3
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 from engine_support import ACCOUNT, REGION, send
-from store_support import close, open_broker, rows
+from store_support import close, durable, open_broker, rows
 
 from emulator.store import MEMORY, StoreError
 
@@ -34,7 +34,7 @@ class Told:
 def always(tmp_path):
     broker, store = open_broker(tmp_path, "always")
     queue, _ = broker.create_queue(ACCOUNT, REGION, "q", {})
-    store.durable()
+    durable(store)
     yield store, queue
     close(broker, store)
 
@@ -47,7 +47,7 @@ def test_memory_and_the_other_sync_policies_never_wait(tmp_path):
         queue, _ = broker.create_queue(ACCOUNT, REGION, "q", {})
         send(queue)
         assert store.when_durable(told) is False
-        store.durable()  # returns at once: nothing is written before close
+        durable(store)  # returns at once: nothing is written before close
         assert rows(tmp_path / mode, "SELECT count(*) FROM messages") == [(0,)]
         close(broker, store)
     assert told.calls.empty()
@@ -106,7 +106,7 @@ def test_a_failed_write_reaches_the_waiting_callbacks_and_every_later_wait(tmp_p
     assert store.when_durable(told) is True  # told at once, before it returns
     assert isinstance(told.calls.get_nowait()[0], StoreError)
     with pytest.raises(StoreError, match="no such table"):
-        store.durable()
+        durable(store)
 
 
 def test_a_callback_that_raises_does_not_stop_the_writer(tmp_path, always, caplog):

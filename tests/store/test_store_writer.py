@@ -5,7 +5,7 @@ import threading
 
 import pytest
 from engine_support import ACCOUNT, REGION, T0, make_message, send
-from store_support import close, open_broker, rows
+from store_support import close, durable, open_broker, rows
 
 from emulator.engine.clock import ManualClock
 from emulator.store.opening import open_database
@@ -100,7 +100,7 @@ def test_a_message_sent_and_deleted_before_a_write_never_reaches_the_file(tmp_pa
 def test_sync_always_replies_wait_for_a_commit_and_concurrent_requests_share_one(tmp_path):
     broker, store = open_broker(tmp_path, "always")
     queue, _ = broker.create_queue(ACCOUNT, REGION, "q", {})
-    store.durable()
+    durable(store)
     commits = []
     writer = store._writer
     write = writer._write
@@ -116,7 +116,7 @@ def test_sync_always_replies_wait_for_a_commit_and_concurrent_requests_share_one
         start.wait()
         for _ in range(25):
             send(queue)
-            store.durable()
+            durable(store)
             # durable() returned: the change is in the file, as another connection sees it
             assert rows(tmp_path, "SELECT count(*) FROM messages")[0][0] >= 1
 

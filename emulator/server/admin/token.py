@@ -37,8 +37,11 @@ def _open(request: Request | HttpRequest) -> bool:
 
 def admits(request: Request | HttpRequest, token: str) -> bool:
     """Whether the request carries the token in its Authorization header, or needs none."""
-    if _open(request):
-        return True
+    return _open(request) or carried(request, token)
+
+
+def carried(request: Request | HttpRequest, token: str) -> bool:
+    """Whether the request carries the token in its Authorization header."""
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")
     return scheme.lower() == "bearer" and _matches(given.strip(), token)
 

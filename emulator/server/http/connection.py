@@ -34,12 +34,12 @@ from collections import deque
 from collections.abc import Coroutine
 from email.utils import formatdate
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
 import httptools
 
-from emulator.protocol import Answer, HttpRequest
+from emulator.protocol import Answer, HttpRequest, Peer
 from emulator.protocol.request import Headers
 from emulator.server.failures import log_internal_error
 from emulator.server.http.budget import Budget
@@ -68,14 +68,6 @@ IDLE = 0  # waiting for a request (none begun)
 HEAD = 1  # a request's line and headers on their way
 BODY = 2  # its body on its way
 DONE = 3  # nothing more is read: refused, or closing
-
-
-class Peer(NamedTuple):
-    """Where a connection comes from and goes to, as a WSGI environ names them."""
-
-    client: str
-    server: str
-    port: int
 
 
 class Door(Protocol):
@@ -118,7 +110,7 @@ class Connection(asyncio.BufferedProtocol):
         self.shared = shared
         self.parser = httptools.HttpRequestParser(self)
         self.transport: asyncio.Transport | None = None
-        self.peer = Peer("", "", 0)
+        self.peer = Peer("", 0, "")
         self.state = IDLE
         self.deadline = 0.0  # loop time by which the current step must end; 0: none
         self.began = 0.0  # when the request being read began
@@ -149,7 +141,7 @@ class Connection(asyncio.BufferedProtocol):
             return
         client = transport.get_extra_info("peername") or ("", 0)
         server = transport.get_extra_info("sockname") or ("", 0)
-        self.peer = Peer(str(client[0]), str(server[0]), int(server[1]))
+        self.peer = Peer(str(server[0]), int(server[1]), str(client[0]))
         # pause_writing() as soon as an answer is not sent whole, resume_writing() once it is.
         transport.set_write_buffer_limits(high=0, low=0)
         self._idle()

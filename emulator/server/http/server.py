@@ -34,7 +34,7 @@ class HttpServer:
         self._listener = listen(host, port, limits.write_timeout)
         self.server_port = int(self._listener.getsockname()[1])
         _allow_descriptors(limits.max_connections + DESCRIPTORS_BESIDE_CONNECTIONS)
-        self._entry = Entry(app, limits)
+        self._entry = Entry(app)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._connections: Connections | None = None
         self._stopping: asyncio.Future | None = None
