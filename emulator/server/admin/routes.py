@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 
 from werkzeug.routing import Rule
+from werkzeug.wrappers import Response
 
 from emulator import api
 from emulator.api import peek
@@ -167,7 +168,7 @@ def queues(request, app) -> dict:
     }
 
 
-def messages(request, app) -> dict:
+def messages(request, app) -> Response:
     """Peek at a queue's messages without receiving them: no receive count, no visibility change.
 
     Query: `queue` (URL or name; with a name, `account` and `region` pick another
