@@ -1,7 +1,8 @@
 """What a mapping invokes, and how each kind answers.
 
     a Python callable       handler(event, context), in-process, or "package.module:function"
-    an http(s) URL          the event POSTed as JSON; the answer's body is the result. The
+    an http(s) URL          the event POSTed as JSON; the answer's body is the result (a 3xx
+                            is a failure: redirects are not followed). The
                             invoke URL of AWS's Lambda runtime interface emulator,
                             http://host:port/2015-03-31/functions/function/invocations,
                             makes any Lambda container image a target
@@ -149,11 +150,14 @@ def _callable(found: Any, reference: str) -> Callable:
 
 
 def _json_result(text: str | bytes, source: str) -> Any:
+    """The answer as JSON, or InvocationFailed naming its size and not its contents: a
+    target's answer may be anything (a page of a service it redirected to, a secret), and
+    last_error goes to the admin API, the dashboard and the log."""
     try:
         return json.loads(text)
     except ValueError:
-        shown = text[:200] if isinstance(text, str) else text[:200].decode(errors="replace")
-        raise InvocationFailed(f"{source} is not JSON: {shown!r}") from None
+        size = len(text.encode(errors="replace") if isinstance(text, str) else text)
+        raise InvocationFailed(f"{source} is not JSON ({size} bytes)") from None
 
 
 def _error_object(result: Any) -> bool:
@@ -182,6 +186,17 @@ class CallableTarget:
             raise InvocationFailed(f"the result is not JSON-serializable: {error}") from None
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A 3xx is the target's answer, not a place to go: following it would send the event,
+    or a GET, to wherever the target points, a service the operator never named."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None  # urllib then raises the 3xx as an HTTPError
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 class HttpTarget:
     def __init__(self, url: str):
         self.url = url
@@ -199,14 +214,16 @@ class HttpTarget:
             method="POST",
         )
         try:
-            with urllib.request.urlopen(request, timeout=context.timeout_seconds) as answer:
+            with _OPENER.open(request, timeout=context.timeout_seconds) as answer:
                 body = answer.read()
+                status = answer.status
                 function_error = answer.headers.get("X-Amz-Function-Error")
         except urllib.error.HTTPError as error:
-            raise InvocationFailed(f"HTTP {error.code} from {self.url}") from None
+            redirect = " (a redirect, which event sources do not follow)" if 300 <= error.code < 400 else ""
+            raise InvocationFailed(f"HTTP {error.code} from {self.url}{redirect}") from None
         except (OSError, urllib.error.URLError) as error:  # refused, reset, timed out
             raise InvocationFailed(f"{self.url}: {error}") from None
-        result = _json_result(body, f"the answer of {self.url}")
+        result = _json_result(body, f"the answer of {self.url} (HTTP {status})")
         if function_error or _error_object(result):
             raise InvocationFailed(f"function error: {json.dumps(result)[:300]}")
         return result
