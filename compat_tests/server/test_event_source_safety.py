@@ -134,6 +134,60 @@ def test_a_non_json_answer_is_named_by_status_and_size_not_quoted(sqs, queue_fac
     assert "SECRET" not in json.dumps(queues)
 
 
+class Trickle:
+    """A target that answers 200 with a long body, a byte at a time, never finishing in time."""
+
+    def __init__(self):
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}/invoke"
+        self._closed = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while not self._closed.is_set():
+            try:
+                connection, _ = self._listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._answer, args=(connection,), daemon=True).start()
+
+    def _answer(self, connection):
+        with connection:
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
+            while not self._closed.wait(0.2):
+                try:
+                    connection.sendall(b" ")
+                except OSError:
+                    return
+
+    def close(self):
+        self._closed.set()
+        self._listener.close()
+
+
+def test_an_answer_that_trickles_past_the_timeout_or_passes_6_mb_fails(sqs, queue_factory, sites, mapping_of, endpoint):
+    """Lambda's timeout is the whole invocation's, and a synchronous answer is at most 6 MB
+    ("For synchronous invocations, the maximum payload size is 6 MB", Lambda API reference, Invoke)."""
+    trickle = Trickle()
+    try:
+        url = queue_factory(attributes={"VisibilityTimeout": 60})
+        sqs.send_message(QueueUrl=url, MessageBody="event")
+        mapping = mapping_of({"queue": url, "target": trickle.url, "timeout_seconds": 1})
+        failed = wait_for(endpoint, mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"])
+        assert failed["counters"]["last_error"] == "Task timed out after 1 seconds", failed
+    finally:
+        trickle.close()
+    huge = sites(
+        lambda method, path: (200, {"Content-Type": "application/json"}, b'"' + b"x" * (6 * 1024 * 1024) + b'"')
+    )
+    url = queue_factory(attributes={"VisibilityTimeout": 60})
+    sqs.send_message(QueueUrl=url, MessageBody="event")
+    mapping = mapping_of({"queue": url, "target": huge.url + "/invoke"})
+    failed = wait_for(endpoint, mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"])
+    assert "larger than Lambda's 6 MB payload limit" in failed["counters"]["last_error"], failed
+
+
 # -- item 2: the log is escaped --------------------------------------------------------------
 
 

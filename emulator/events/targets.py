@@ -40,6 +40,10 @@ from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 FUNCTION_REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+# A synchronous invocation's payload, the event and the answer each ("For synchronous
+# invocations, the maximum payload size is 6 MB", Lambda API reference, Invoke).
+MAX_PAYLOAD_BYTES = 6 * 1024 * 1024
+READ_SIZE = 64 * 1024
 
 
 class InvocationFailed(Exception):
@@ -207,6 +211,7 @@ class HttpTarget:
         return self.url
 
     def invoke(self, event: dict, context: LambdaContext) -> Any:
+        deadline = time.monotonic() + context.timeout_seconds
         request = urllib.request.Request(
             self.url,
             data=json.dumps(event).encode(),
@@ -215,7 +220,7 @@ class HttpTarget:
         )
         try:
             with _OPENER.open(request, timeout=context.timeout_seconds) as answer:
-                body = answer.read()
+                body = self._read(answer, deadline, context.timeout_seconds)
                 status = answer.status
                 function_error = answer.headers.get("X-Amz-Function-Error")
         except urllib.error.HTTPError as error:
@@ -227,6 +232,19 @@ class HttpTarget:
         if function_error or _error_object(result):
             raise InvocationFailed(f"function error: {json.dumps(result)[:300]}")
         return result
+
+    def _read(self, answer, deadline: float, timeout: float) -> bytes:
+        """The answer's body, read by the invocation's deadline (a target that sends a byte
+        now and then must not outlive it) and at most Lambda's 6 MB."""
+        chunks, size = [], 0
+        while chunk := answer.read1(READ_SIZE):
+            size += len(chunk)
+            if size > MAX_PAYLOAD_BYTES:
+                raise InvocationFailed(f"the answer of {self.url} is larger than Lambda's 6 MB payload limit")
+            if time.monotonic() > deadline:
+                raise InvocationFailed(f"Task timed out after {timeout} seconds")
+            chunks.append(chunk)
+        return b"".join(chunks)
 
 
 class CommandTarget:
