@@ -21,12 +21,13 @@ PACKAGE = ROOT / "emulator"
 MAY_IMPORT = {
     "errors": set(),
     "limits": set(),
+    "logtext": set(),
     "engine": {"errors", "limits"},
     "protocol": {"errors", "limits"},
     "api": {"engine", "errors", "limits"},
     "store": {"engine", "errors", "limits"},
-    "events": {"engine", "errors", "limits"},
-    "server": {"protocol", "api", "store", "events", "engine", "errors", "limits", "inspect"},
+    "events": {"engine", "errors", "limits", "logtext"},
+    "server": {"protocol", "api", "store", "events", "engine", "errors", "limits", "inspect", "logtext"},
     "inspect": set(),
     "testing": {"server", "inspect", "engine", "errors", "limits"},
     "__init__": {"testing"},  # `from emulator import serve`, lazily

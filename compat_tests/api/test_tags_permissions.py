@@ -239,3 +239,48 @@ def test_add_permission_with_an_empty_account_list(sqs, raw, queue):
     answer = raw.query({"Action": "AddPermission", "QueueUrl": queue, "Label": "nobody", "ActionName.1": "SendMessage"})
     assert (answer.status, answer.xml().findtext("Error/Code")) == (400, "MissingParameter")
     assert _statements(sqs, queue) == {}
+
+
+def test_create_queue_takes_at_most_50_tags(sqs_unchecked, queue_factory):
+    """Issue 38, item 5: CreateQueue refuses a 51st tag as TagQueue does. AWS's quotas page
+    (SQSDeveloperGuide/quotas-queues.html, "Queue tag") names 50 a queue; the error is TagQueue's
+    (InvalidParameterValue "Too many tags added for queue <name>.", docs/research/aws_facts.md);
+    no answer of AWS to CreateQueue with 51 tags is recorded, so the wording is TagQueue's."""
+    sqs = sqs_unchecked
+    name = unique_name("tags")
+    many = {f"k{i}": "v" for i in range(51)}
+    expect_error(
+        sqs,
+        sqs.create_queue,
+        QueueName=name,
+        tags=many,
+        **INVALID_PARAMETER,
+        message=f"Too many tags added for queue {name}.",
+    )
+    expect_error(sqs, sqs.get_queue_url, QueueName=name, **QUEUE_DOES_NOT_EXIST)  # nothing was made
+    url = queue_factory(name=name, tags=dict(list(many.items())[:50]))
+    assert len(sqs.list_queue_tags(QueueUrl=url)["Tags"]) == 50
+
+
+def test_create_queue_checks_the_other_counts_aws_limits(sqs_unchecked, queue_factory):
+    """Issue 38, item 5, the same class: the counts AWS limits in a queue's attributes hold at
+    creation too: 7 actions a Policy statement (issue 18, a live AWS report) and 10 source queues
+    a RedriveAllowPolicy names (compat_tests/api/test_dead_letter.py)."""
+    sqs = sqs_unchecked
+    name = unique_name("counts")
+    arn = f"arn:aws:sqs:us-east-1:{DEFAULT_ACCOUNT}:{name}"
+    eight = [f"SQS:{action}" for action in [*SHAREABLE, "SendMessage", "DeleteQueue", "TagQueue"]][:8]
+    expect_error(
+        sqs,
+        sqs.create_queue,
+        QueueName=name,
+        Attributes={"Policy": _policy(arn, eight)},
+        **OVER_LIMIT,
+        message="8 actions were found in a statement from the submitted policy, max allowed is 7",
+    )
+    sources = [f"arn:aws:sqs:us-east-1:{DEFAULT_ACCOUNT}:q{i}" for i in range(11)]
+    allow = json.dumps({"redrivePermission": "byQueue", "sourceQueueArns": sources})
+    with pytest.raises(sqs.exceptions.ClientError) as refused:
+        sqs.create_queue(QueueName=name, Attributes={"RedriveAllowPolicy": allow})
+    assert "maximum number of source queue ARNs you can specify is 10" in refused.value.response["Error"]["Message"]
+    expect_error(sqs, sqs.get_queue_url, QueueName=name, **QUEUE_DOES_NOT_EXIST)

@@ -5,7 +5,10 @@ outcome: ``status``, ``error.Code``, ``body.Messages.0.MD5OfBody``, ...), why,
 the AWS document (or section of docs/sqs-reference.md, which cites
 AWS) that proves the emulator right, and what the emulator must show there --
 checked on every run where the deviation fires, so a deviation is never just
-"they differ".
+"they differ". The list describes moto 5.2.6 (pyproject's floor): that release
+began refusing a second PurgeQueue within 60 seconds, paging ListQueues and
+sending SenderFault as a JSON boolean, so the deviations that said otherwise are
+gone; a run's report names any deviation a scenario allows that did not fire.
 """
 
 from __future__ import annotations
@@ -118,14 +121,6 @@ _DEVIATIONS = [
         ops=("SendMessage",),
     ),
     Deviation(
-        "moto-sender-fault-string",
-        "moto's JSON batch failures carry SenderFault as the string \"true\"; AWS's BatchResultErrorEntry.SenderFault "
-        "is a Boolean.",
-        f"{API}/API_BatchResultErrorEntry.html",
-        ("body.Failed.*.SenderFault",),
-        {},
-    ),
-    Deviation(
         "moto-forgets-deduplication-id",
         "moto accepts a FIFO message again once the first one with the same MessageDeduplicationId was deleted; "
         "AWS keeps tracking the id for the whole 5-minute interval, even after the message is received and deleted.",
@@ -218,15 +213,6 @@ _DEVIATIONS = [
         lambda flat, protocol: _shape_matches_code(flat),
     ),
     Deviation(
-        "moto-no-purge-cooldown",
-        "moto lets a second PurgeQueue run at once; AWS allows one purge per queue every 60 seconds and answers "
-        "the second with PurgeQueueInProgress (HTTP 403 in the model).",
-        f"{API}/API_PurgeQueue.html; {REF} §1.9 and §1.14",
-        ("status", "error*", "body*"),
-        _error("AWS.SimpleQueueService.PurgeQueueInProgress", 403, "PurgeQueueInProgress"),
-        ops=("PurgeQueue",),
-    ),
-    Deviation(
         "moto-no-recreate-cooldown",
         "moto re-creates a queue name at once after DeleteQueue; AWS requires 60 seconds and answers "
         "QueueDeletedRecently.",
@@ -307,10 +293,9 @@ _DEVIATIONS = [
     ),
     Deviation(
         "moto-ignores-max-results",
-        "moto returns every queue and no NextToken when MaxResults is smaller than the result; AWS pages and "
-        "returns NextToken.",
-        f"{API}/API_ListQueues.html and {API}/API_ListDeadLetterSourceQueues.html (MaxResults, NextToken); "
-        f"{GUIDE}/list-all-queues-pagination.html",
+        "moto's ListDeadLetterSourceQueues returns every source queue and no NextToken when MaxResults is smaller "
+        "than the result (its ListQueues pages since moto 5.2.6); AWS pages and returns NextToken.",
+        f"{API}/API_ListDeadLetterSourceQueues.html (MaxResults, NextToken); {GUIDE}/list-all-queues-pagination.html",
         ("body.NextToken", "body.QueueUrls.*", "body.queueUrls.*"),
         {"body.NextToken": lambda v: v is not ABSENT},
     ),

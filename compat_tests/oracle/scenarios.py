@@ -203,7 +203,6 @@ scenario(
         step("ListQueues", "no-match", QueueNamePrefix="${prefix}-zzz", aws={"body.QueueUrls": ABSENT}),
     ],
     queues={"q1": {}, "q2": {}, "q3": {}},
-    allow=[Allow("moto-ignores-max-results", ("page",))],
 )
 
 scenario(
@@ -819,7 +818,7 @@ scenario(
         ),
     ],
     queues={"small": {"MaximumMessageSize": "1024"}},
-    allow=["moto-sender-fault-string", "moto-batch-entry-too-long-fails-request"],
+    allow=["moto-batch-entry-too-long-fails-request"],
 )
 
 scenario(
@@ -839,7 +838,6 @@ scenario(
         ),
     ],
     queues={"q": {}},
-    allow=["moto-sender-fault-string"],
 )
 
 scenario(
@@ -865,7 +863,7 @@ scenario(
         ),
     ],
     queues={"q": {}},
-    allow=["moto-sender-fault-string", "moto-accepts-dedup-id-on-standard-batch"],
+    allow=["moto-accepts-dedup-id-on-standard-batch"],
 )
 
 scenario(
@@ -971,7 +969,6 @@ scenario(
         ),
     ],
     queues={"q": {}},
-    allow=["moto-sender-fault-string"],
 )
 
 # ---------------------------------------------------------------- FIFO
@@ -1109,10 +1106,7 @@ scenario(
         receive("receive", QueueUrl="${q.fifo.url}", MaxNumberOfMessages=10),
     ],
     queues={"q.fifo": FIFO},
-    allow=[
-        Allow("moto-no-sequence-number-on-send", ("in-a", "same-id-in-b")),
-        Allow("moto-duplicate-gets-a-new-message-id", ("same-id-in-b",)),
-    ],
+    allow=[Allow("moto-duplicate-gets-a-new-message-id", ("same-id-in-b",))],
     needs=("fifo",),
 )
 
@@ -1164,7 +1158,6 @@ scenario(
         step("PurgeQueue", "purge-again", QueueUrl="${q.url}"),
     ],
     queues={"q": {}},
-    allow=[Allow("moto-no-purge-cooldown", ("purge-again",))],
 )
 
 # ---------------------------------------------------------------- tags

@@ -30,6 +30,11 @@ def test_scenario(sc, oracle_servers, oracle_protocol):
     verdict = judge(sc, emu, moto, oracle_protocol, CATALOGUE, GLOBAL)
     report.VERDICTS.append(verdict)
     assert not verdict.failed, explain(verdict)
+    # The list stays true: a deviation the scenario allows that moto no longer shows is
+    # stale (moto 5.2.6 fixed three). Judged in JSON 1.0, the protocol the list is kept for.
+    stale = sorted({a.name for a in sc.allows()} - set(verdict.deviations))
+    if oracle_protocol == "json":
+        assert not stale, f"moto now behaves as AWS here: drop {stale} from the scenario (and the list if unused)"
 
 
 def test_every_operation_is_covered(oracle_protocol):

@@ -5,10 +5,14 @@ LocalStack's SQS page, section "Developer endpoints": every message with all its
 attributes and system attributes, the receipt handle SQS/BACKDOOR/ACCESS, and
 with ShowInvisible / ShowDelayed the in-flight and delayed messages too, marked by
 the attributes IsVisible and IsDelayed.
+
+LocalStack documents no limit there, yet an answer built of a whole queue is many
+times its stored size (XML escapes, then the JSON form of the XML): a peek shows the
+oldest messages up to PEEK_LIMIT of them and PAGE_BYTES of bodies and attributes (at
+least one message), which the admin API's peek pages by too.
 """
 
-import sys
-
+from emulator.api import validation
 from emulator.api.received import received_message  # a peeked message reads as a received one
 from emulator.engine.message import Delivery, Message, State
 from emulator.engine.queue import Queue
@@ -16,17 +20,20 @@ from emulator.engine.queue import Queue
 # LocalStack's stand-in receipt handle: it names no receive, so every operation refuses it.
 PEEK_HANDLE = "SQS/BACKDOOR/ACCESS"
 ALL = ["All"]
+PEEK_LIMIT = 1000  # messages of one peek, as a ListQueues page holds at most 1,000 queues
+PAGE_BYTES = 4 * 1024 * 1024  # bodies and attributes of one peek: four of the largest messages
 
 
 def peek_messages(queue: Queue, show_invisible: bool = False, show_delayed: bool = False) -> dict:
-    """ReceiveMessage's output for every visible message (and the in-flight or delayed
-    ones when asked), oldest first, with all attributes; {} when there is none."""
+    """ReceiveMessage's output for the visible messages (and the in-flight or delayed ones
+    when asked), oldest first, one page of them, with all attributes; {} when there is none."""
     states = {State.VISIBLE}
     if show_invisible:
         states.add(State.INFLIGHT)
     if show_delayed:
         states.add(State.DELAYED)
-    found, _ = queue.peek(frozenset(states), sys.maxsize, 0, _as_delivered)
+    found, _ = queue.peek(frozenset(states), PEEK_LIMIT, 0, _as_delivered)
+    found = found[: within_page_bytes([delivery.message for _, delivery in found])]
     marked = show_invisible or show_delayed
     messages = []
     for state, delivery in found:
@@ -46,3 +53,19 @@ def _as_delivered(message: Message) -> tuple[State, Delivery]:
 
 def _flag(value: bool) -> str:
     return "true" if value else "false"
+
+
+def within_page_bytes(messages: list[Message]) -> int:
+    """How many of `messages`, oldest first, one page shows: those whose bodies and
+    attributes fit PAGE_BYTES together, and always the first."""
+    total = 0
+    for shown, message in enumerate(messages):
+        total += size(message)
+        if total > PAGE_BYTES and shown:
+            return shown
+    return len(messages)
+
+
+def size(message: Message) -> int:
+    """The message's size as SendMessage counted it: body and attributes."""
+    return len(message.body.encode()) + validation.message_attributes(message.attributes)

@@ -27,11 +27,14 @@ with a backoff strategy", operatorguide sqs-retries), and the poller goes on.
 No message or batch ends a mapping: an error of ours while one record is matched
 against the filters leaves that record to come back after its visibility timeout,
 one while gathering leaves the batch so and the poller goes on after a back-off
-(each logged at WARNING with its traceback, and counted as `errors`), and one while
+(each logged at WARNING, and counted as `errors`), and one while
 invoking fails that invocation. A failed invocation is logged at WARNING with the
-mapping, the batch's size and why.
+mapping, the batch's size and why, escaped (emulator/logtext.py: a target's output
+often quotes the body); tracebacks at debug level. Invocations run on the process's
+one pool of threads (invokers.py).
 """
 
+import functools
 import json
 import logging
 import threading
@@ -41,8 +44,10 @@ from emulator.engine.clock import Clock
 from emulator.engine.long_polls import wait_here
 from emulator.errors import SqsError
 from emulator.events import records, responses
+from emulator.events.invokers import INVOKERS
 from emulator.events.spec import MAX_PAYLOAD_BYTES, MappingSpec
 from emulator.events.targets import InvocationFailed, LambdaContext
+from emulator.logtext import escaped
 
 DEFAULT_CONCURRENCY = 5
 STOP_WAIT = 5.0  # real seconds to wait for the poller thread to end
@@ -162,7 +167,7 @@ class Poller:
                     # timeout, as a disabled mapping's batch would on AWS.
                     self._release_slot()
                     continue
-                threading.Thread(target=self._invoke, args=(batch,), name=self._thread.name, daemon=True).start()
+                INVOKERS.submit(functools.partial(self._invoke, batch))
             except Exception as error:  # a bug of ours: what was gathered comes back; the mapping goes on
                 self._release_slot()
                 self._error("gathering a batch", error)
@@ -172,7 +177,8 @@ class Poller:
 
     def _error(self, doing: str, error: Exception) -> None:
         message = f"{type(error).__name__}: {error}"
-        log.warning("event source mapping %s: error %s: %s", self._name, doing, message, exc_info=error)
+        log.warning("event source mapping %s: error %s: %s", self._name, escaped(doing), escaped(message))
+        log.debug("traceback of the error %s", escaped(doing), exc_info=error)  # it may quote the message
         self._stats.error(message)
 
     # -- concurrency --------------------------------------------------------------
@@ -258,7 +264,7 @@ class Poller:
                 self._name,
                 self._queue.name,
                 len(batch),
-                error,
+                escaped(error),  # a target's answer or output: it may quote the body
             )
         except Exception as failure:  # a bug of ours: the batch comes back after its visibility timeout
             error = f"{type(failure).__name__}: {failure}"

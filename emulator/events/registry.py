@@ -18,6 +18,7 @@ import uuid
 
 from emulator.engine.clock import Clock
 from emulator.events import spec as specs
+from emulator.events.invokers import INVOKERS
 from emulator.events.poller import Poller, Stats
 
 
@@ -109,6 +110,7 @@ class EventSources:
         self._lock = threading.Lock()
         self._mappings: dict[str, Mapping] = {}
         self.code_token = code_token
+        self.invokers = INVOKERS  # the process's pool of invocation threads, shared by every mapping
 
     def create(self, queue, fields: dict, remote: bool = False) -> Mapping:
         """A new mapping on `queue` from its fields (spec.py; `remote`: they came over HTTP);

@@ -23,7 +23,7 @@ MIN_CONCURRENCY, MAX_CONCURRENCY = 2, 1000
 MAX_FILTERS = 5  # Lambda's default quota
 DEFAULT_TIMEOUT = 3  # seconds: a Lambda function's default timeout
 MAX_TIMEOUT = 900
-MAX_PAYLOAD_BYTES = 6 * 1024 * 1024  # a synchronous invocation's payload
+MAX_PAYLOAD_BYTES = targets.MAX_PAYLOAD_BYTES  # the event's limit is the answer's too
 
 FIELDS = (
     "target",

@@ -1,7 +1,8 @@
 """What a mapping invokes, and how each kind answers.
 
     a Python callable       handler(event, context), in-process, or "package.module:function"
-    an http(s) URL          the event POSTed as JSON; the answer's body is the result. The
+    an http(s) URL          the event POSTed as JSON; the answer's body is the result (a 3xx
+                            is a failure: redirects are not followed). The
                             invoke URL of AWS's Lambda runtime interface emulator,
                             http://host:port/2015-03-31/functions/function/invocations,
                             makes any Lambda container image a target
@@ -39,6 +40,10 @@ from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 FUNCTION_REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+# A synchronous invocation's payload, the event and the answer each ("For synchronous
+# invocations, the maximum payload size is 6 MB", Lambda API reference, Invoke).
+MAX_PAYLOAD_BYTES = 6 * 1024 * 1024
+READ_SIZE = 64 * 1024
 
 
 class InvocationFailed(Exception):
@@ -149,11 +154,14 @@ def _callable(found: Any, reference: str) -> Callable:
 
 
 def _json_result(text: str | bytes, source: str) -> Any:
+    """The answer as JSON, or InvocationFailed naming its size and not its contents: a
+    target's answer may be anything (a page of a service it redirected to, a secret), and
+    last_error goes to the admin API, the dashboard and the log."""
     try:
         return json.loads(text)
     except ValueError:
-        shown = text[:200] if isinstance(text, str) else text[:200].decode(errors="replace")
-        raise InvocationFailed(f"{source} is not JSON: {shown!r}") from None
+        size = len(text.encode(errors="replace") if isinstance(text, str) else text)
+        raise InvocationFailed(f"{source} is not JSON ({size} bytes)") from None
 
 
 def _error_object(result: Any) -> bool:
@@ -182,6 +190,17 @@ class CallableTarget:
             raise InvocationFailed(f"the result is not JSON-serializable: {error}") from None
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A 3xx is the target's answer, not a place to go: following it would send the event,
+    or a GET, to wherever the target points, a service the operator never named."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None  # urllib then raises the 3xx as an HTTPError
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 class HttpTarget:
     def __init__(self, url: str):
         self.url = url
@@ -192,6 +211,7 @@ class HttpTarget:
         return self.url
 
     def invoke(self, event: dict, context: LambdaContext) -> Any:
+        deadline = time.monotonic() + context.timeout_seconds
         request = urllib.request.Request(
             self.url,
             data=json.dumps(event).encode(),
@@ -199,17 +219,32 @@ class HttpTarget:
             method="POST",
         )
         try:
-            with urllib.request.urlopen(request, timeout=context.timeout_seconds) as answer:
-                body = answer.read()
+            with _OPENER.open(request, timeout=context.timeout_seconds) as answer:
+                body = self._read(answer, deadline, context.timeout_seconds)
+                status = answer.status
                 function_error = answer.headers.get("X-Amz-Function-Error")
         except urllib.error.HTTPError as error:
-            raise InvocationFailed(f"HTTP {error.code} from {self.url}") from None
+            redirect = " (a redirect, which event sources do not follow)" if 300 <= error.code < 400 else ""
+            raise InvocationFailed(f"HTTP {error.code} from {self.url}{redirect}") from None
         except (OSError, urllib.error.URLError) as error:  # refused, reset, timed out
             raise InvocationFailed(f"{self.url}: {error}") from None
-        result = _json_result(body, f"the answer of {self.url}")
+        result = _json_result(body, f"the answer of {self.url} (HTTP {status})")
         if function_error or _error_object(result):
             raise InvocationFailed(f"function error: {json.dumps(result)[:300]}")
         return result
+
+    def _read(self, answer, deadline: float, timeout: float) -> bytes:
+        """The answer's body, read by the invocation's deadline (a target that sends a byte
+        now and then must not outlive it) and at most Lambda's 6 MB."""
+        chunks, size = [], 0
+        while chunk := answer.read1(READ_SIZE):
+            size += len(chunk)
+            if size > MAX_PAYLOAD_BYTES:
+                raise InvocationFailed(f"the answer of {self.url} is larger than Lambda's 6 MB payload limit")
+            if time.monotonic() > deadline:
+                raise InvocationFailed(f"Task timed out after {timeout} seconds")
+            chunks.append(chunk)
+        return b"".join(chunks)
 
 
 class CommandTarget:

@@ -12,6 +12,7 @@ from importlib import metadata
 from urllib.parse import quote
 
 from emulator.inspect import cli as inspect_cli
+from emulator.logtext import EscapingFormatter
 from emulator.server import config, options
 from emulator.server.build import OptionError, Options, build
 from emulator.store import StoreError
@@ -112,7 +113,9 @@ def main(argv=None) -> None:
     if argv and argv[0] in inspect_cli.COMMANDS:  # queues, peek, advance, reset: the inspector
         sys.exit(inspect_cli.main(argv))
     chosen = parse_args(argv).options
-    logging.basicConfig(level=chosen.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(EscapingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=chosen.log_level.upper(), handlers=[handler])
     try:
         emulator = build(chosen)
     except (StoreError, config.ConfigError) as error:

@@ -9,9 +9,11 @@ and a DNS-rebinding page can even read the answers, under its own host name. So:
   rebind an address literal), `--hostname`, or a name of `--allowed-hosts` (`*`: any),
   or `sqs.<region>.` before one of them (the host form of queue URLs);
 * an SQS request (any method: the query protocol runs actions from a GET) and an admin
-  POST, PUT or DELETE are refused when the browser says they come from another origin:
-  an `Origin` other than the emulator's own, or `Sec-Fetch-Site` other than same-origin
-  or none. SDKs send neither header;
+  request (reads too: a page that cannot see an answer can still make the server build
+  large ones, again and again) are refused when the browser says they come from another
+  origin: an `Origin` other than the emulator's own, or `Sec-Fetch-Site` other than
+  same-origin or none. SDKs send neither header. The one exception is the user following
+  a link to the dashboard (a top-level navigation to /_emulator/ui);
 * an admin POST, PUT or DELETE with a body must be JSON, which no page can send
   cross-origin without a CORS preflight;
 * CORS headers go only to the origins of `--cors-origins`, which also pass the checks.
@@ -32,6 +34,7 @@ LOOPBACK_NAMES = frozenset({"localhost"})
 JSON = "application/json"
 READS = frozenset({"GET", "HEAD"})
 SAFE_FETCH_SITES = frozenset({"same-origin", "none"})
+DASHBOARD = "/_emulator/ui"
 # Headers an SDK in a browser sends, and the ones its answers carry that it reads.
 CORS_EXPOSED = "x-amzn-RequestId, x-amzn-query-error"
 CORS_MAX_AGE = "600"
@@ -62,6 +65,18 @@ def _is_address(name: str) -> bool:
     return True
 
 
+def _opens_dashboard(request: AnyRequest) -> bool:
+    """The user following a link to the dashboard's page: a top-level navigation, whose answer
+    only the user sees (its scripts and data then come from its own origin)."""
+    headers = request.headers
+    return (
+        request.method in READS
+        and request.path.startswith(DASHBOARD)
+        and headers.get("sec-fetch-mode") == "navigate"
+        and headers.get("sec-fetch-dest") == "document"
+    )
+
+
 class Guard:
     def __init__(
         self, hostname: str | None = None, allowed_hosts: Iterable[str] = (), cors_origins: Iterable[str] = ()
@@ -90,8 +105,6 @@ class Guard:
                 f"Host {request.host!r} is not a name this emulator answers to (a DNS-rebinding page "
                 "would use one); add it with --allowed-hosts or --hostname.",
             )
-        if admin and request.method in READS:
-            return None  # reads: a page of another origin cannot see the answer
         headers = request.headers  # an HttpRequest's, or werkzeug's (the admin API's): either reads any case
         origin = headers.get("origin")
         if origin is not None and not self._own_origin(origin, request) and not self.cors_allowed(origin):
@@ -99,9 +112,14 @@ class Guard:
                 403, f"Requests from the web page origin {origin!r} are refused (--cors-origins allows some)."
             )
         site = headers.get("sec-fetch-site")
-        if site is not None and site not in SAFE_FETCH_SITES and not (origin and self.cors_allowed(origin)):
+        if (
+            site is not None
+            and site not in SAFE_FETCH_SITES
+            and not (origin and self.cors_allowed(origin))
+            and not (admin and _opens_dashboard(request))
+        ):
             return Refusal(403, "Requests a web page of another site makes are refused (--cors-origins allows some).")
-        if not admin or request.method == "OPTIONS":
+        if not admin or request.method in READS or request.method == "OPTIONS":
             return None
         if (request.content_length or request.mimetype) and request.mimetype != JSON:
             return Refusal(415, f"An admin {request.method} takes a JSON body (Content-Type: {JSON}).")

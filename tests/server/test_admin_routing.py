@@ -40,6 +40,12 @@ def ask(client, method: str, path: str):
     return client.open(path, method=method, **(JSON_BODY if method in ("POST", "PUT", "PATCH", "DELETE") else {}))
 
 
+def test_the_mappings_listing_shows_the_process_s_pool_of_invocation_threads(client):
+    listed = ask(client, "GET", "/_emulator/event-sources").get_json()
+    assert listed["event_sources"] == []
+    assert set(listed["invokers"]) == {"max_threads", "threads", "running", "waiting", "waited"}
+
+
 def not_allowed(method: str, path: str) -> dict:
     return {"error": f"{method} is not allowed on {path}"}
 
@@ -62,7 +68,7 @@ def not_allowed(method: str, path: str) -> dict:
         ("POST", "/_emulator/clock/advance", 400, {"error": "seconds must be a number"}),
         ("GET", "/_emulator/faults", 200, {"faults": []}),
         ("DELETE", "/_emulator/faults", 200, {"faults": []}),
-        ("GET", "/_emulator/event-sources/", 200, {"event_sources": []}),
+        ("GET", "/_emulator/event-sources/", 200, None),  # the pool's counts are the process's: below
         ("GET", "/_emulator/event-sources/nope/", 404, {"error": "no event source mapping nope"}),
         ("PATCH", "/_emulator/event-sources/nope", 404, {"error": "no event source mapping nope"}),
         ("DELETE", "/_emulator/event-sources/nope", 404, {"error": "no event source mapping nope"}),

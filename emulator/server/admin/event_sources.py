@@ -51,9 +51,16 @@ def describe(ctx, mapping) -> dict:
 
 
 def list_mappings(request, app) -> dict:
-    """Every event source mapping, with its settings, state and counters (see emulator/events/)."""
+    """Every event source mapping, with its settings, state and counters (see emulator/events/).
+
+    Answers `event_sources` and `invokers`: the process's one pool of invocation threads
+    (`max_threads`, `threads`, `running`, `waiting` for a thread now, `waited` in all).
+    """
     ctx = _context(request, app)
-    return {"event_sources": [describe(ctx, mapping) for mapping in app.event_sources.all()]}
+    return {
+        "event_sources": [describe(ctx, mapping) for mapping in app.event_sources.all()],
+        "invokers": app.event_sources.invokers.as_dict(),
+    }
 
 
 def create(request, app) -> Response:

@@ -180,6 +180,18 @@ class _EventSources:
             in_flight.add_metric(labels, counters["in_flight"])
         yield events
         yield in_flight
+        pool = self._event_sources.invokers.as_dict()
+        threads = GaugeMetricFamily("sqs_event_source_invoker_threads", "Threads of the process's invocation pool")
+        threads.add_metric([], pool["threads"])
+        waiting = GaugeMetricFamily(
+            "sqs_event_source_invocations_waiting", "Invocations waiting for a thread of the pool now"
+        )
+        waiting.add_metric([], pool["waiting"])
+        waited = CounterMetricFamily(
+            "sqs_event_source_invocations_waited", "Invocations that found every thread of the pool busy"
+        )
+        waited.add_metric([], pool["waited"])
+        yield from (threads, waiting, waited)
 
 
 def response(app) -> Response:

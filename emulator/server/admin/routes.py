@@ -11,8 +11,10 @@ from datetime import UTC, datetime
 from importlib import metadata
 
 from werkzeug.routing import Rule
+from werkzeug.wrappers import Response
 
 from emulator import api
+from emulator.api import peek
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.message import State
 from emulator.errors import SqsError
@@ -166,13 +168,15 @@ def queues(request, app) -> dict:
     }
 
 
-def messages(request, app) -> dict:
+def messages(request, app) -> Response:
     """Peek at a queue's messages without receiving them: no receive count, no visibility change.
 
     Query: `queue` (URL or name; with a name, `account` and `region` pick another
     account's queue), `state` (`visible`, `inflight`, `delayed` or `all`, the default),
-    `limit` (1 to 1000, default 100) and `after` (the `next` of the page before).
-    Answers `queue`, `messages` and `next` (a cursor, or null on the last page).
+    `limit` (1 to 1000, default 100) and `after` (the `next` of the page before). A page
+    holds at most 4 MiB of bodies and attributes (always one message), so `limit` may
+    not be reached before `next`. Answers `queue`, `messages` and `next` (a cursor, or
+    null on the last page).
     """
     ctx, queue = _queue(request, app)
     state = request.args.get("state", "all")
@@ -180,12 +184,19 @@ def messages(request, app) -> dict:
         raise AdminError(400, f"state must be one of {', '.join(STATES)}")
     limit = int(_number(request.args.get("limit", DEFAULT_PEEK), "limit", 1, MAX_PEEK))
     after = int(_number(request.args.get("after", 0), "after", 0, 2**63))
-    found, cursor = queue.peek(STATES[state], limit, after)
-    return {
-        "queue": ctx.queue_url(queue),
-        "messages": [views.message(snapshot) for snapshot in found],
-        "next": str(cursor) if cursor is not None else None,
-    }
+    found, cursor = queue.peek(STATES[state], limit, after, _with_message)
+    shown = peek.within_page_bytes([message for message, _ in found])
+    if shown < len(found):
+        cursor = found[shown - 1][1]["cursor"]
+    page = {"queue": ctx.queue_url(queue), "next": str(cursor) if cursor is not None else None}
+    # Each message is written once, as UTF-8 (not six bytes for each \uXXXX escape): a page of
+    # PAGE_BYTES is an answer of about that size, however its bodies read.
+    return views.json_page(page, "messages", [views.message(snapshot) for _, snapshot in found[:shown]])
+
+
+def _with_message(message) -> tuple:
+    """Under the queue's lock: the message (to size it outside the lock) and its snapshot."""
+    return message, message.snapshot()
 
 
 def advance(request, app) -> dict:
