@@ -149,10 +149,13 @@ class EmulatorApp:
         return protocol.serialize_error(protocol.detect(sqs), error, api.new_uuid())
 
     def _caller(self, request: HttpRequest) -> str | None:
-        """With --require-auth, the account of the key that signed the request (SqsError if none
-        did); the dashboard, unsigned but with the admin token, acts as the default account."""
+        """The caller's account where it is known, whose requests to other accounts' queues
+        their Policy decides (api/access.py): with --require-auth, the account of the key that
+        signed the request (SqsError if none did), the dashboard's (unsigned, with the admin
+        token) the default account; without it, the account a 12-digit access key names."""
         if self.verifier is None:
-            return None
+            named = identify(request, self.account_id, self.region)
+            return named.account if named.named else None
         if self.admin_token is not None and token.admits(request, self.admin_token):
             return self.account_id
         return self.verifier.verify(request).account
