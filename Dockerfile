@@ -8,6 +8,8 @@
 # Two environment variables set where it listens inside: SQS_EMULATOR_HOST (0.0.0.0) and
 # SQS_EMULATOR_PORT (9324); every other option is a flag after the image's name or its
 # SQS_EMULATOR_* variable (SQS_EMULATOR_ALLOWED_HOSTS=sqs lets a compose service name reach it).
+# Under podman: podman run --ulimit nofile=20000:20000 --ulimit nproc=4096:4096 ..., or runc may
+# refuse podman's default limits before the container starts (docs/guides/docker.md, "Under podman").
 ARG BASE=python:3.12-slim
 
 FROM ${BASE} AS build

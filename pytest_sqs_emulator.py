@@ -19,7 +19,7 @@ AWS_SECRET_ACCESS_KEY and AWS_DEFAULT_REGION pointing at it, so code that
 builds its own boto3 client reaches the emulator unchanged.
 
 Configured by ini options (pytest.ini's [pytest], pyproject's [tool.pytest.ini_options]),
-each serve()'s keyword of the same name: sqs_emulator_clock, sqs_emulator_config (a path
+each serve()'s keyword of the same name: sqs_emulator_account_id, sqs_emulator_clock, sqs_emulator_config (a path
 from the ini file's folder), sqs_emulator_auto_create, sqs_emulator_purge_cooldown,
 sqs_emulator_recreate_cooldown, sqs_emulator_receipts, sqs_emulator_port,
 sqs_emulator_long_poll_cap, sqs_emulator_queue_urls; a test marked `@pytest.mark.sqs_emulator(clock="real", ...)`
@@ -41,6 +41,7 @@ import difflib
 import importlib
 import importlib.util
 import os
+import sys
 import tomllib
 from pathlib import Path
 
@@ -55,6 +56,7 @@ ENV = {
 UNSET = ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
 # The serve() keywords an ini option or the marker may set.
 OPTIONS = (
+    "account_id",  # moto's is 123456789012: a suite moved from moto keeps the queue URLs it checks
     "clock",
     "config",
     "auto_create",
@@ -67,7 +69,8 @@ OPTIONS = (
 )
 AWS_ENV = "sqs_emulator_aws_env"
 INI_NAMES = (*(f"sqs_emulator_{name}" for name in OPTIONS), AWS_ENV)
-_SESSION = pytest.StashKey[dict]()  # "server": the session's emulator; "env": the MonkeyPatch of AWS_ENV
+# "server": the session's emulator; "env": the MonkeyPatch of AWS_ENV; "path": what _own_emulator_first put on sys.path
+_SESSION = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -107,6 +110,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     """With sqs_emulator_aws_env, start the session's emulator and point the AWS
     environment at it before any conftest or test module makes a client."""
     early_config.stash.setdefault(_SESSION, {})
+    _own_emulator_first(early_config)
     try:
         _unknown_ini_keys(early_config)
         if not _aws_env(early_config):
@@ -128,6 +132,20 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
         env.setenv("AWS_DEFAULT_REGION", ENV["AWS_DEFAULT_REGION"])
 
 
+def _own_emulator_first(config: pytest.Config) -> None:
+    """A project whose own package is named `emulator` (in its root or src/) gets it first on
+    sys.path. Plain `pytest` puts the test files' folders first, not the working folder as
+    `python -m pytest` does, so the project's tests would import sqs-emulator's installed
+    package of that name instead (pytest's own `pythonpath` ini option does the same)."""
+    for folder in (config.rootpath, config.rootpath / "src"):
+        package = folder / "emulator"
+        if (package / "__init__.py").is_file() and not (package / "testing" / "embedded.py").is_file():
+            if sys.path[:1] != [str(folder)]:
+                sys.path.insert(0, str(folder))
+                config.stash[_SESSION]["path"] = str(folder)
+            return
+
+
 def pytest_configure(config: pytest.Config) -> None:
     try:
         _ini_options(config)  # a bad value stops the run at once, in one line
@@ -146,6 +164,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         session.pop("server").stop()
     if "env" in session:
         session.pop("env").undo()
+    if "path" in session and session["path"] in sys.path:
+        sys.path.remove(session.pop("path"))
 
 
 def _unknown_ini_keys(config: pytest.Config) -> None:

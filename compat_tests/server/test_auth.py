@@ -394,3 +394,32 @@ def test_a_deny_that_does_not_apply_leaves_the_allow(alice, bob, form):
     url = _grant_and(alice, deny, name)
     bob.send_message(QueueUrl=url, MessageBody="allowed")
     assert _depth(alice, url) == "1"
+
+
+@pytest.fixture(scope="module")
+def open_server():
+    server = start_emulator("manual", "no-auth")
+    yield server
+    server.stop()
+
+
+def test_without_require_auth_a_named_account_keeps_out_of_other_accounts_queues(open_server):
+    """Issue 38 item 11: without --require-auth, a client whose 12-digit key named account B sent
+    to account A's queue while the docs said accounts were isolated. AWS's rule for a known
+    caller: another account's queue only as its Policy allows (the SQS Developer Guide's
+    "sqs-queue-access-permissions": a different account needs an Allow in the queue's policy;
+    without one, an implicit deny, AccessDenied "Access to the resource <url> is denied.")."""
+    owner, other = (client(open_server, account, "any-secret") for account in ("111111111111", "222222222222"))
+    url = owner.create_queue(QueueName=unique_name("mine"))["QueueUrl"]
+    assert url.split("/")[-2] == "111111111111"
+    for call, kwargs in [(other.send_message, {"MessageBody": "x"}), (other.receive_message, {})]:
+        assert _error(call, QueueUrl=url, **kwargs) == ("AccessDenied", 403, f"Access to the resource {url} is denied.")
+    owner.add_permission(QueueUrl=url, Label="other-sends", AWSAccountIds=["222222222222"], Actions=["SendMessage"])
+    other.send_message(QueueUrl=url, MessageBody="granted")
+    assert _error(other.receive_message, QueueUrl=url)[:2] == ("AccessDenied", 403)
+    # A key that names no account (test, or none) takes the default account by assumption, not
+    # by knowledge: it reaches every account's queue, as the dashboard and unsigned tools do.
+    unnamed = client(open_server, "test", "test")
+    unnamed.send_message(QueueUrl=url, MessageBody="from a key that names no account")
+    bodies = {m["Body"] for m in owner.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]}
+    assert bodies == {"granted", "from a key that names no account"}

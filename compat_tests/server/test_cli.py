@@ -4,6 +4,7 @@ the wire, and a clean exit on SIGTERM and SIGINT."""
 import http.client
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -19,12 +20,12 @@ pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="tests the emulator
 PYTHON = os.environ.get("SQS_COMPAT_SERVER_PYTHON", sys.executable)
 
 
-def _start(env_overrides: dict, *args: str) -> subprocess.Popen:
+def _start(env_overrides: dict, *args: str, cwd=REPO_ROOT) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SQS_EMULATOR_")}
     env.update(env_overrides)
     return subprocess.Popen(
         [PYTHON, "-m", "emulator", *args],
-        cwd=REPO_ROOT,
+        cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -57,7 +58,10 @@ def test_environment_configures_the_server_and_a_signal_stops_it_cleanly(sig):
     try:
         banner = _banner(proc)
         assert f"http://127.0.0.1:{port}" in banner[0] and "123456789012" in banner[0] and "eu-west-1" in banner[0]
-        assert banner[1].endswith(f"AWS_ENDPOINT_URL_SQS=http://127.0.0.1:{port}")
+        assert banner[1] == (
+            f"export AWS_ENDPOINT_URL_SQS=http://127.0.0.1:{port} AWS_ACCESS_KEY_ID=test "
+            "AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=eu-west-1  # point an SDK at it"
+        )
         # No SigV4 scope: the default account and region apply.
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         conn.request(
@@ -74,6 +78,28 @@ def test_environment_configures_the_server_and_a_signal_stops_it_cleanly(sig):
         code = _stop(proc, sig)
     assert code == 0
     assert "SQS emulator stopped" in proc.stdout.read()
+
+
+def test_the_banner_line_pasted_into_a_shell_points_boto3_at_the_server():
+    """Issue 38 item 9: an endpoint alone left boto3 without a region and credentials."""
+    port = free_port()
+    proc = _start({}, "--port", str(port), "--log-level", "warning")
+    try:
+        export = _banner(proc)[1]
+        client = "import boto3; print(boto3.client('sqs').create_queue(QueueName='pasted')['QueueUrl'])"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+        env["AWS_CONFIG_FILE"] = env["AWS_SHARED_CREDENTIALS_FILE"] = os.devnull  # nothing but the pasted line
+        pasted = subprocess.run(
+            ["sh", "-c", f'{export}\nexec "$0" -c "$1"', sys.executable, client],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert pasted.returncode == 0, pasted.stderr
+        assert pasted.stdout.strip() == f"http://127.0.0.1:{port}/000000000000/pasted"
+    finally:
+        assert _stop(proc, signal.SIGTERM) == 0
 
 
 def test_connections_are_kept_alive_across_requests():
@@ -113,6 +139,31 @@ def test_the_banner_names_the_dashboard():
         conn.close()
     finally:
         assert _stop(proc, signal.SIGTERM) == 0
+
+
+def test_a_server_whose_dashboard_files_vanished_says_so_with_the_fix(tmp_path):
+    """Issue 38 item 8: `pip install .`, the server started, then `pip install -e .` in the same
+    venv took the installed files away; the dashboard answered "no dashboard file index.html"."""
+    installed = tmp_path / "emulator"  # a copy of the package the server runs from, as site-packages holds one
+    shutil.copytree(REPO_ROOT / "emulator", installed, ignore=shutil.ignore_patterns("__pycache__"))
+    port = free_port()
+    proc = _start({}, "--port", str(port), "--log-level", "warning", cwd=tmp_path)
+    try:
+        _banner(proc)
+        shutil.rmtree(installed / "server" / "admin" / "static")  # what the reinstall did
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/_emulator/ui/")
+        response = conn.getresponse()
+        gone = (
+            f"the dashboard's files are gone from {installed / 'server' / 'admin' / 'static'}: the package "
+            "was reinstalled or removed under the running server; restart sqs-emulator"
+        )
+        assert (response.status, json.loads(response.read())) == (503, {"error": gone})
+        conn.close()
+    finally:
+        assert _stop(proc, signal.SIGTERM) == 0
+    logged = [line for line in proc.stdout.read().splitlines() if "dashboard's files" in line]
+    assert len(logged) == 1 and logged[0].endswith(f"ERROR emulator.server.admin.ui: {gone}")
 
 
 HOST_PROBLEM = "must be an IP address or a name this machine resolves (127.0.0.1, 0.0.0.0, ::)"
@@ -251,6 +302,24 @@ def test_a_new_data_dir_is_not_reported_as_migrated(tmp_path):
     finally:
         assert _stop(proc, signal.SIGTERM) == 0
     assert not [line for line in lines if "migrated" in line], lines
+
+
+def test_a_misspelt_variable_is_named_with_the_nearest_known_one():
+    """Issue 38 item 11: SQS_EMULATOR_PROT was ignored without a word, and the server took 9324."""
+    port = free_port()
+    proc = _start({"SQS_EMULATOR_PROT": "9400", "SQS_EMULATOR_ZZZ": "1"}, "--port", str(port))
+    try:
+        lines = [proc.stdout.readline().strip()]
+        while not lines[-1].startswith("SQS emulator listening"):
+            lines.append(proc.stdout.readline().strip())
+    finally:
+        assert _stop(proc, signal.SIGTERM) == 0
+    assert lines[:-1] == [
+        "sqs-emulator: warning: SQS_EMULATOR_PROT is not a variable sqs-emulator reads "
+        "(did you mean SQS_EMULATOR_PORT?)",
+        "sqs-emulator: warning: SQS_EMULATOR_ZZZ is not a variable sqs-emulator reads "
+        "(sqs-emulator --help names each variable)",
+    ]
 
 
 def test_version_and_the_sync_warning():

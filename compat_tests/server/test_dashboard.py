@@ -522,3 +522,29 @@ def test_filter_the_queue_list_and_keep_fifo_rows_on_one_line(dashboard, sqs, qu
     box.fill("")
     expect(row(page, alpha)).to_be_visible()
     expect(page.get_by_test_id("no-match")).to_be_hidden()
+
+
+def test_the_queue_table_fits_a_1400_px_window(dashboard, sqs, queue_factory):
+    """Issue 38 item 11: at 1400 px the queue table scrolled sideways. Names of AWS's longest
+    (80 characters) are cut short with an ellipsis, in full on hover; the row stays one line."""
+    token = unique_name("dash-wide")
+    dlq = queue_factory(name=f"{token}-dead-letters".ljust(75, "x") + ".fifo", attributes={"FifoQueue": "true"})
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    source = queue_factory(
+        name=f"{token}-source".ljust(75, "y") + ".fifo",
+        attributes={
+            "FifoQueue": "true",
+            "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1000}),
+        },
+    )
+    sqs.send_message(QueueUrl=source, MessageBody="x", MessageGroupId="g", MessageDeduplicationId="d")
+    page = dashboard()
+    page.set_viewport_size({"width": 1400, "height": 900})
+    expect(field(row(page, source), "dead_letter_target")).to_contain_text("after 1000 receives")
+    frame = page.locator(".scroll", has=page.locator("#queues"))
+    widths = frame.evaluate("(element) => [element.scrollWidth, element.clientWidth]")
+    screenshot(page, "dashboard-1400.png")
+    assert widths[0] <= widths[1], widths
+    name = field(row(page, source), "name").locator("a")
+    assert name.get_attribute("title").endswith(name_of(source))  # the whole name, on hover
+    assert abs(row(page, source).bounding_box()["height"] - row(page, dlq).bounding_box()["height"]) < 3

@@ -1,8 +1,11 @@
-"""Whether a queue's Policy lets another account run an action on it (--require-auth).
+"""Whether a queue's Policy lets another account run an action on it.
 
-A key acts on its own account's queues; another account's queue only where the queue's
-Policy (AddPermission writes one) has a statement that allows that account the action
-and none that denies it, as on AWS (an explicit Deny wins over any Allow).
+Wherever the caller's account is known (the signing key's under --require-auth, else the
+one a 12-digit access key names: server/app.py's _caller), a key acts on its own account's
+queues; another account's queue only where the queue's Policy (AddPermission writes one)
+has a statement that allows that account the action and none that denies it, as on AWS
+(an explicit Deny wins over any Allow; with no statement for the account, AWS's implicit
+deny: the Developer Guide's "sqs-queue-access-permissions" for a different account).
 
 Each part of a statement is read as far as the emulator knows the request:
 

@@ -18,7 +18,7 @@ class Context(NamedTuple):  # immutable; made once a request, which a frozen dat
     trace_header: str | None = None  # the request's X-Amzn-Trace-Id, for AWSTraceHeader
     auto_create: bool = False  # --auto-create: a missing queue is created with default attributes
     url_form: str = "aws"  # --queue-urls: the form rendered (api/queue_urls.py); every form is read
-    # --require-auth: the operation, which another account's queue runs only where its Policy allows.
+    # Where the caller's account is known (api/access.py): the operation, run on another account's queue only as its Policy allows.
     action: str | None = None
 
     def queue_url(self, queue: Queue) -> str:
@@ -63,7 +63,7 @@ class Context(NamedTuple):  # immutable; made once a request, which a frozen dat
         return self.broker.create_queue(account, region, name, {"FifoQueue": "true"} if fifo else {})[0]
 
     def accessible(self, queue: Queue) -> Queue:
-        """The queue, if the caller may run this operation on it (always, without --require-auth)."""
+        """The queue, if the caller may run this operation on it (always, where its account is not known)."""
         if self.action is None or queue.account == self.account:
             return queue
         if access.allows(queue.attributes.get("Policy"), self.account, self.action, queue.arn):

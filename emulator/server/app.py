@@ -27,7 +27,7 @@ from emulator.server.auth import Verifier
 from emulator.server.drivers import on_thread
 from emulator.server.failures import log_internal_error
 from emulator.server.guard import Guard, Refusal
-from emulator.server.identity import identify
+from emulator.server.identity import Identity, identify
 from emulator.server.pending import Pending
 from emulator.store import MEMORY, Store
 
@@ -156,12 +156,13 @@ class EmulatorApp:
         sqs = request if isinstance(request, HttpRequest) else HttpRequest.from_environ(request.environ, b"")
         return protocol.serialize_error(protocol.detect(sqs), error, api.new_uuid())
 
-    def _caller(self, request: HttpRequest) -> str | None:
-        """With --require-auth, the account of the key that signed the request (SqsError if none
-        did); the dashboard, unsigned but with the admin token, acts as the default account
-        (the token itself: an admin path open without it makes no SQS request the default's)."""
+    def _caller(self, request: HttpRequest, named: Identity) -> str | None:
+        """The caller's account where it is known, whose requests to other accounts' queues
+        their Policy decides (api/access.py): with --require-auth, the account of the key that
+        signed the request (SqsError if none did), the dashboard's (unsigned, with the admin
+        token itself) the default account; without it, the account a 12-digit access key names."""
         if self.verifier is None:
-            return None
+            return named.account if named.named else None
         if self.admin_token is not None and token.carried(request, self.admin_token):
             return self.account_id
         return self.verifier.verify(request).account
@@ -169,9 +170,9 @@ class EmulatorApp:
     def handle_sqs(self, request: HttpRequest) -> Answer | Pending:
         call = _Call(self, request)
         try:
-            caller = self._caller(request)
-            call.operation, params = protocol.parse(call.wire, request)
             identity = identify(request, self.account_id, self.region)
+            caller = self._caller(request, identity)
+            call.operation, params = protocol.parse(call.wire, request)
             ctx = api.Context(
                 broker=self.broker,
                 account=caller or identity.account,

@@ -5,6 +5,7 @@ import dataclasses
 import ipaddress
 import logging
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -76,6 +77,8 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
         parser.error(str(error))
     except config.ConfigError as error:  # the file itself: as when its queues are applied
         sys.exit(f"sqs-emulator: {error}")
+    for line in options.unknown_variables(environ):
+        print(f"sqs-emulator: warning: {line}", file=sys.stderr)
     if chosen.data_dir is None and values.keys() & {"sync", "sync_interval_ms"}:
         print("sqs-emulator: warning: --sync and --sync-interval-ms apply only with --data-dir", file=sys.stderr)
     return argparse.Namespace(options=chosen)
@@ -106,6 +109,19 @@ def exposure_warning(host: str, require_auth: bool) -> str | None:
         f"WARNING: listening on {host} without --require-auth: anyone who can reach this address "
         "can read, send, purge and delete every queue"
     )
+
+
+def sdk_environment(endpoint: str, chosen: Options) -> str:
+    """One line a user pastes into a shell to point an SDK at the server: an endpoint alone
+    leaves boto3 without a region and credentials. Without --require-auth any key does
+    (`test` is the default account); with it, the key must be one of the config file's."""
+    variables = {"AWS_ENDPOINT_URL_SQS": endpoint}
+    if not chosen.require_auth:
+        variables |= {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"}
+    variables["AWS_DEFAULT_REGION"] = chosen.region
+    exports = " ".join(f"{name}={shlex.quote(value)}" for name, value in variables.items())
+    keys = f", with a key of {chosen.config}'s [[credentials]]" if chosen.require_auth else ""
+    return f"export {exports}  # point an SDK at it{keys}"
 
 
 def main(argv=None) -> None:
@@ -144,7 +160,7 @@ def main(argv=None) -> None:
         f"{chosen.clock} clock, {kept})",
         flush=True,
     )
-    print(f"Point an SDK at it: export AWS_ENDPOINT_URL_SQS={endpoint}", flush=True)
+    print(sdk_environment(endpoint, chosen), flush=True)
     if emulator.admin_token is not None:
         print(f"Requests must be signed by a key of {chosen.config}; admin token: {emulator.admin_token}", flush=True)
         print(f"Dashboard: {endpoint}/_emulator/ui/#token={quote(emulator.admin_token, safe='')}", flush=True)

@@ -21,6 +21,12 @@ class Identity(NamedTuple):
     region: str
     access_key: str | None
 
+    @property
+    def named(self) -> bool:
+        """Whether the request named its account (a 12-digit key) rather than took the default:
+        then the caller's account is known, and AWS's rule for other accounts' queues holds."""
+        return valid_account_id(self.access_key)
+
 
 def identify(request: HttpRequest, default_account: str, default_region: str) -> Identity:
     match = _CREDENTIAL.search(request.headers.get("authorization", ""))

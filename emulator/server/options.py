@@ -19,6 +19,7 @@ Adding an option: a field on `Options` (build.py) and one `Option(...)` line in 
 
 from __future__ import annotations
 
+import difflib
 import errno
 import ipaddress
 import math
@@ -32,6 +33,7 @@ from urllib.parse import urlsplit
 
 from emulator.api import queue_urls
 from emulator.engine import receipts
+from emulator.server.admin import token
 from emulator.server.identity import valid_account_id
 from emulator.store import SYNC_MODES
 
@@ -377,6 +379,21 @@ def from_flags(given: Mapping[str, Any]) -> dict[str, Any]:
 
 def from_environ(environ: Mapping[str, str]) -> dict[str, Any]:
     return {option.name: parse(option, environ[option.env], option.env) for option in TABLE if option.env in environ}
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """A line for each SQS_EMULATOR_* variable that nothing reads, with the nearest name that
+    something does: a misspelt variable would otherwise be ignored without a word."""
+    known = [option.env for option in TABLE] + [token.VARIABLE]
+    # Compared without the prefix they share, which would make every name look close.
+    suffixes = [name.removeprefix(ENV_PREFIX) for name in known]
+    lines = []
+    for name in sorted(environ):
+        if name.startswith(ENV_PREFIX) and name not in known:
+            nearest = difflib.get_close_matches(name.removeprefix(ENV_PREFIX), suffixes, n=1)
+            hint = f"did you mean {ENV_PREFIX}{nearest[0]}?" if nearest else "sqs-emulator --help names each variable"
+            lines.append(f"{name} is not a variable sqs-emulator reads ({hint})")
+    return lines
 
 
 def from_table(table: Mapping[str, Any], where: str, names: Iterable[str] | None = None) -> dict[str, Any]:

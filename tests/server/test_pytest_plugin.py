@@ -120,14 +120,14 @@ def test_the_projects_own_package():
 """
 
 
-def _run_in_a_process(pytester, *args: str):
-    """`python -m pytest` in pytester's folder, so the project's own packages come first on
-    sys.path, with the plugin loaded by its entry point as any run of the environment does."""
+def _run_in_a_process(pytester, *args: str, command: tuple[str, ...] = (sys.executable, "-m", "pytest")):
+    """`python -m pytest` (or `command`) in pytester's folder, with the plugin loaded by its
+    entry point as any run of the environment does."""
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
     # This checkout's emulator after the project's own folder, as an installed one would be.
     env["PYTHONPATH"] = os.pathsep.join([str(Path(pytest_sqs_emulator.__file__).parent), env.get("PYTHONPATH", "")])
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        [*command, "-p", "no:cacheprovider", *args],
         cwd=pytester.path,
         env=env,
         capture_output=True,
@@ -142,6 +142,19 @@ def test_a_project_with_its_own_emulator_package_runs_its_tests(pytester):
     pytester.mkpydir("emulator").joinpath("__init__.py").write_text(OWN_EMULATOR)
     pytester.makepyfile(test_own=OWN_TESTS)
     done = _run_in_a_process(pytester)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+
+
+@pytest.mark.parametrize("root", [".", "src"])
+def test_plain_pytest_in_a_project_with_its_own_emulator_package_imports_the_projects(pytester, root):
+    """Issue 38 item 11: `python -m pytest` puts the working folder first on sys.path, plain
+    `pytest` only the test file's folder, so the project's tests imported sqs-emulator's package."""
+    pytester.mkdir("tests").joinpath("test_own.py").write_text(OWN_TESTS)
+    package = pytester.path / root / "emulator"
+    package.mkdir(parents=True)
+    package.joinpath("__init__.py").write_text(OWN_EMULATOR)
+    done = _run_in_a_process(pytester, command=(str(Path(sys.executable).parent / "pytest"),))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
 
@@ -374,6 +387,11 @@ INI = {
         "    assert 'Messages' not in sqs_client.receive_message(QueueUrl=url, WaitTimeSeconds=20)\n"
         "    assert time.monotonic() - started < 1",
     ),
+    "account_id": (  # issue 38 item 11: moto's account, before only through a config file
+        "sqs_emulator_account_id = 123456789012",
+        "url = sqs_client.create_queue(QueueName='moto')['QueueUrl']\n"
+        "    assert url == sqs_emulator.endpoint_url + '/123456789012/moto'",
+    ),
     "queue_urls": (
         "sqs_emulator_queue_urls = host",
         "url = sqs_client.create_queue(QueueName='formed')['QueueUrl']\n"
@@ -403,10 +421,11 @@ def test_unmarked_uses_the_sessions(sqs_emulator):
     assert sqs_emulator.clock == "manual" and sqs_emulator.queues() == []
 
 
-@pytest.mark.sqs_emulator(clock="real", config="queues.toml", long_poll_cap=0.1)
+@pytest.mark.sqs_emulator(clock="real", config="queues.toml", long_poll_cap=0.1, account_id="123456789012")
 def test_marked(sqs_emulator, sqs_client):
     assert sqs_emulator.clock == "real" and sqs_emulator.options.long_poll_cap == 0.1
-    assert sqs_client.get_queue_url(QueueName="marked")["QueueUrl"].startswith(sqs_emulator.endpoint_url)
+    url = sqs_client.get_queue_url(QueueName="marked")["QueueUrl"]
+    assert url == sqs_emulator.endpoint_url + "/123456789012/marked"  # moto's account, from the marker
 """
 
 
@@ -441,7 +460,7 @@ def test_an_unknown_ini_key_or_bad_boolean_is_one_line(plugin_run):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            "ERROR: sqs_emulator: unknown ini option sqs_emulator_colck in *tox.ini (did you mean sqs_emulator_clock? known: sqs_emulator_clock, *)"
+            "ERROR: sqs_emulator: unknown ini option sqs_emulator_colck in *tox.ini (did you mean sqs_emulator_clock? known: sqs_emulator_account_id, sqs_emulator_clock, *)"
         ]
     )
     # Before: "ValueError: invalid truth value 'maybe'", under a traceback, naming no option.
@@ -464,7 +483,7 @@ def test_a_bad_ini_value_or_marker_keyword_is_one_line(plugin_run):
     marked = "import pytest\n\n\n@pytest.mark.sqs_emulator(colour='blue')\ndef test_it(sqs_emulator):\n    pass\n"
     result = plugin_run("", test_bad=marked)
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*sqs_emulator marker: takes keywords clock, config*not 'colour'*"])
+    result.stdout.fnmatch_lines(["*sqs_emulator marker: takes keywords account_id, clock, config*not 'colour'*"])
 
 
 def free_port() -> int:

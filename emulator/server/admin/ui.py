@@ -1,6 +1,7 @@
 """The dashboard: static files served from the package (no build step, no CDN), and the
 redirects that lead a browser to it from `/` and `/_emulator/`."""
 
+import logging
 import mimetypes
 from importlib import resources
 
@@ -11,8 +12,15 @@ from emulator.protocol import HttpRequest
 from emulator.server.admin.headers import secured
 from emulator.server.admin.routes import AdminError
 
+log = logging.getLogger(__name__)
 STATIC = resources.files("emulator.server.admin") / "static"
 HOME = "/_emulator/ui/"
+# The files are read when asked for, so a reinstall of the package under the running server
+# (pip install . then pip install -e ., say) takes them away while the code it loaded runs on.
+GONE = (
+    f"the dashboard's files are gone from {STATIC}: the package was reinstalled or removed under "
+    "the running server; restart sqs-emulator"
+)
 
 
 def wanted_by_browser(request: Request | HttpRequest) -> bool:
@@ -54,6 +62,9 @@ def serve(request: Request, app, name: str = "") -> Response:
         raise AdminError(404, f"no dashboard file {name}")
     file = STATIC / name
     if not file.is_file():
+        if not (STATIC / "index.html").is_file():
+            log.error(GONE)
+            raise AdminError(503, GONE)
         raise AdminError(404, f"no dashboard file {name}")
     content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
     response = Response(file.read_bytes(), content_type=f"{content_type}; charset=utf-8")
