@@ -159,6 +159,16 @@ class Server:
                 pass
         return total
 
+    def threads(self) -> int:
+        """Threads of the server process and its live children."""
+        total = 0
+        for p in self._processes():
+            try:
+                total += p.num_threads()
+            except psutil.Error:
+                pass
+        return total
+
     def rss_bytes(self) -> int:
         total = 0
         for p in self._processes():
