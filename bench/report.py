@@ -117,6 +117,8 @@ LATENCY_ROWS = (
     ("boto3 ReceiveMessage+DeleteMessage: wall p50 ms/message", "latency_boto3", "recv_delete_p50_ms"),
     ("boto3 ReceiveMessage+DeleteMessage: wall p99 ms/message", "latency_boto3", "recv_delete_p99_ms"),
     ("boto3 ReceiveMessage+DeleteMessage: server CPU us/message", "latency_boto3", "recv_delete_cpu_us"),
+    ("the rest of the machine meanwhile: CPU cores (raw)", "latency_raw", "other_cores"),
+    ("the rest of the machine meanwhile: CPU cores (boto3 sends)", "latency_boto3", "other_cores"),
 )
 
 
@@ -158,7 +160,9 @@ def saturation_table(results: Results) -> str:
             else:
                 rate.append(fmt(_cell(results, figure, label, "msgs_per_s")))
             cpu.append(fmt(_cell(results, figure, label, "cpu_us_per_msg")))
-        rows += [rate, cpu]
+        others = [f"{name}: the rest of the machine, CPU cores"]
+        others += [fmt(results.mean(figure, label, "other_cores")) for label in labels]
+        rows += [rate, cpu, others]
         if figure == "saturation_send_polls":
             rows.append(
                 [

@@ -83,6 +83,7 @@ def test_the_latency_figures_run_each_target_fresh_each_round_against_the_real_e
     pids = [run["pid"] for figure in results.values() for runs in figure.values() for run in runs]
     assert len(set(pids)) == len(pids) == 8  # a server started for each round of each figure
     for run in results["latency_raw"]["emulator"]:
+        assert 0 <= run["other_cores"] <= os.cpu_count()
         assert run["requests"] == 20 and 0 < run["send_p50_us"] <= run["send_p99_us"] and run["send_cpu_us"] >= 0
     for run in results["latency_boto3"]["emulator"]:
         assert run["sends"] == 20 and run["send_p50_ms"] > 0 and run["recv_delete_p50_ms"] > 0
@@ -125,6 +126,7 @@ def test_each_saturation_phase_runs_through_wrk_and_every_counted_message_is_sto
     assert runs[("saturation_send_polls", "emulator")]["server_threads"] >= 1
     pids = [run["pid"] for run in runs.values()]
     assert len(set(pids)) == len(pids)  # each run on a server started for it
+    assert all(0 <= run["other_cores"] <= os.cpu_count() for run in runs.values())  # what else ran meanwhile
 
 
 def test_the_persistence_figures_of_the_app_in_process_and_of_a_sigkill_under_load_run_at_a_tiny_size(tmp_path):

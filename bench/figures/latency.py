@@ -70,6 +70,7 @@ def raw_sends(server: Server, n: int) -> dict:
             "send_cpu_us": meter.cpu * 1e6 / n,
             "requests": n,
             "server_cpu_s": meter.cpu,
+            "other_cores": meter.other_cores,
         }
     finally:
         wire.close()
@@ -95,6 +96,7 @@ def boto3_calls(server: Server, n: int) -> dict:
         "send_p99_ms": percentile(sends, 0.99) * 1e3,
         "send_cpu_us": send_meter.cpu * 1e6 / n,
         "sends": n,
+        "other_cores": send_meter.other_cores,
     }
     if not stores:
         return out

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench import targets
-from bench.processes import Helper, Server, run_wrk, settle
+from bench.processes import Helper, Meter, Server, run_wrk, settle
 from bench.wire import Wire, fill
 
 BODY_BYTES = 256
@@ -114,16 +114,15 @@ def measure(phase: Phase, server: Server, args) -> dict:
         helper = _hold_polls(server, wire, args) if phase.polls else None
         try:
             settle([server])
-            cpu0 = server.cpu_seconds()
-            report = run_wrk(phase.script, server.endpoint, getattr(args, phase.seconds), CONNECTIONS, script_args)
-            cpu = server.cpu_seconds() - cpu0
+            with Meter(server) as meter:
+                report = run_wrk(phase.script, server.endpoint, getattr(args, phase.seconds), CONNECTIONS, script_args)
             if helper is not None:
                 out["polls"] = helper.ready
                 out["server_threads"] = server.threads()
         finally:
             if helper is not None:
                 helper.stop()
-        out |= _figures(report, cpu)
+        out |= _figures(report, meter.cpu) | {"other_cores": meter.other_cores}
         if phase.deep and report["messages"] >= out["depth"] - IN_FLIGHT_SLACK:
             out["note"] = f"the queue ran dry: {report['messages']:,} of {out['depth']:,} drained (raise --drain-depth)"
         if stores:
