@@ -24,6 +24,7 @@ ENGINE = (
     ("triples_per_s_single", "engine triples per CPU second, one at a time"),
     ("queue_Queue_put_get_per_s", "queue.Queue put+get per CPU second"),
 )
+BUSY_CORES = 0.25  # the rest of the machine's CPU during a run above which the run is noted
 DEPTH_KEYS = ("receive_cpu_us", "receive_cpu_mean_us", "p99_cpu_us", "p50_us", "p99_us", "full_collections")
 KINDS = ("standard", "fifo1", "fifo1000")
 
@@ -298,6 +299,12 @@ def notes(results: Results) -> list[str]:
         for label, runs in per_label.items():
             for run in runs:
                 walk(figure, label, run)
+            busy = [run["other_cores"] for run in runs if run.get("other_cores", 0) > BUSY_CORES]
+            if busy:
+                out.append(
+                    f"{figure} [{label}]: {len(busy)} of {len(runs)} runs beside other work (up to "
+                    f"{max(busy):.2f} cores): not a quiet machine's figure, and servers suffer unalike"
+                )
     return out
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import cli, thresholds
+from bench import cli, report, thresholds
 from bench.figures import local_depth, saturation, store, store_kill, traced_memory
 from bench.processes import Checkout, run_program
 from bench.results import Results
@@ -279,3 +279,14 @@ def test_a_fill_is_split_over_its_threads_without_losing_a_message(count, monkey
 
     assert in_threads(None, count, work) == count
     assert sum(shares) == count and max(shares) - min(shares) <= 1
+
+
+def test_runs_beside_other_work_are_noted_with_how_many_and_how_busy():
+    results = Results()
+    for cores in (0.1, 0.9, 1.4):
+        results.add("saturation_send", "fauxqs", {"msgs_per_s": 1, "other_cores": cores})
+    results.add("saturation_send", "emulator", {"msgs_per_s": 1, "other_cores": 0.1})
+    assert report.notes(results) == [
+        "saturation_send [fauxqs]: 2 of 3 runs beside other work (up to 1.40 cores): "
+        "not a quiet machine's figure, and servers suffer unalike"
+    ]
