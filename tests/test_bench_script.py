@@ -212,9 +212,9 @@ def test_each_target_is_judged_as_the_issue_words_it():
     results.add("saturation_drain", "fauxqs", {"msgs_per_s": 8_000})
     polls = {"msgs_per_s": 14_000, "polls": {"connections": 2000}, "server_threads": 100}
     results.add("saturation_send_polls", "emulator", polls)
-    results.add("latency_raw", "emulator", {"send_p50_us": 300})
+    results.add("latency_raw", "emulator", {"send_p50_us": 300, "requests": 2000})
     results.add("latency_raw", "fauxqs", {"send_p50_us": 400})
-    results.add("latency_boto3", "emulator", {"send_p50_ms": 2.0, "recv_delete_p50_ms": 4.5})
+    results.add("latency_boto3", "emulator", {"send_p50_ms": 2.0, "recv_delete_p50_ms": 4.5, "sends": 2000})
     results.add("latency_boto3", "fauxqs", {"send_p50_ms": 2.0, "recv_delete_p50_ms": 4.0})
     results.add("saturation_query_send", "emulator", {"msgs_per_s": 10_000})
     results.add("send", "emulator", {"cpu_us_per_msg": 500})

@@ -103,9 +103,11 @@ def measure(phase: Phase, server: Server, args) -> dict:
     try:
         url = wire.call("CreateQueue", {"QueueName": _name(phase.figure)})["QueueUrl"]
         script_args = [url, str(BODY_BYTES)]
-        if args.saturation_warmup:
-            run_wrk(phase.script, server.endpoint, args.saturation_warmup, CONNECTIONS, script_args)
         out: dict = {}
+        if args.saturation_warmup:
+            if phase.deep:  # the warm-up drains messages too, so every path it times is warm
+                _top_up(server, wire, url, args.drain_depth)
+            run_wrk(phase.script, server.endpoint, args.saturation_warmup, CONNECTIONS, script_args)
         if phase.deep:
             out["depth"] = _top_up(server, wire, url, args.drain_depth)
         stores = targets.can(server.label, "stores") and not phase.deep
