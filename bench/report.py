@@ -302,8 +302,7 @@ def notes(results: Results) -> list[str]:
             busy = [run["other_cores"] for run in runs if run.get("other_cores", 0) > BUSY_CORES]
             if busy:
                 out.append(
-                    f"{figure} [{label}]: {len(busy)} of {len(runs)} runs beside other work (up to "
-                    f"{max(busy):.2f} cores): not a quiet machine's figure, and servers suffer unalike"
+                    f"{figure} [{label}]: beside other work in {len(busy)} of {len(runs)} runs (up to {max(busy):.2f} cores)"
                 )
     return out
 
