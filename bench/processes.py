@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -197,6 +198,20 @@ class Server:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+
+def on_fresh(server: Server, measure: Callable[[Server], dict]) -> dict:
+    """`measure(server)` on the server started for it, stopped after: a run that inherits no
+    other's queues, heap or connections. Its error is its result (one target's failure is
+    its cell, not the run's end)."""
+    try:
+        server.start()
+        try:
+            return measure(server) | {"pid": server.pid}
+        finally:
+            server.stop()
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {e}"}
 
 
 class Meter:

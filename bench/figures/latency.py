@@ -16,13 +16,13 @@ times what it costs at saturation or in process.
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 import time
-from collections.abc import Callable
 
 from bench import targets
-from bench.processes import Meter, Server
+from bench.processes import Meter, Server, on_fresh
 from bench.stats import percentile
 from bench.wire import Wire, make_client
 
@@ -34,21 +34,10 @@ def run(labels: list[str], args, log_dir: str, only: set[str] | None, record) ->
     """Every chosen figure, `args.latency_rounds` rounds, each target fresh in each round;
     `record(figure, label, result)` is called after each."""
     for figure in (f for f in FIGURES if not only or f in only):
+        measure = functools.partial(MEASURES[figure], n=args.latency_n)
         for _ in range(args.latency_rounds):
             for label in labels:
-                try:
-                    result = _on_fresh(targets.server(label, log_dir, args), MEASURES[figure], args)
-                except Exception as e:  # one target's failure is its cell, not the run's end
-                    result = {"error": f"{type(e).__name__}: {e}"}
-                record(figure, label, result)
-
-
-def _on_fresh(server: Server, measure: Callable[[Server, int], dict], args) -> dict:
-    server.start()
-    try:
-        return measure(server, args.latency_n) | {"pid": server.pid}
-    finally:
-        server.stop()
+                record(figure, label, on_fresh(targets.server(label, log_dir, args), measure))
 
 
 def raw_sends(server: Server, n: int) -> dict:

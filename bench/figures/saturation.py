@@ -22,14 +22,14 @@ against that count (`stored`).
 
 from __future__ import annotations
 
-import shutil
+import functools
 import tempfile
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench import targets
-from bench.processes import Helper, Meter, Server, run_wrk, settle
+from bench.processes import Helper, Meter, Server, on_fresh, run_wrk, settle
 from bench.wire import Wire, fill
 
 BODY_BYTES = 256
@@ -72,30 +72,18 @@ def run(labels: list[str], args, log_dir: str, only: set[str] | None, record) ->
     phases = [p for p in PHASES if not only or p.figure in only]
     everyone = labels + [f"emulator-{policy}" for policy in args.sync_policies]
     for phase in phases:
+        measure_phase = functools.partial(measure, phase, args=args)
         for _ in range(args.saturation_rounds):
             for label in (label for label in everyone if phase.takes(label)):
-                data = tempfile.mkdtemp(prefix="sqs-bench-saturation-")
-                try:
-                    result = _on_fresh(_server(label, data, log_dir, args), phase, args)
-                except Exception as e:  # one target's failure is its cell, not the run's end
-                    result = {"error": f"{type(e).__name__}: {e}"}
-                finally:
-                    shutil.rmtree(data, ignore_errors=True)
-                record(phase.figure, label, result)
+                with tempfile.TemporaryDirectory(prefix="sqs-bench-saturation-") as data:
+                    record(phase.figure, label, on_fresh(_server(label, data, log_dir, args), measure_phase))
 
 
 def _server(label: str, data: str, log_dir: str, args) -> Server:
+    """The target a label names; an --data-dir one on `data`, a directory of its own."""
     if targets.on_disk(label):
         return targets.with_data_dir(label[len("emulator-") :], data, log_dir, args)
     return targets.server(label, log_dir, args)
-
-
-def _on_fresh(server: Server, phase: Phase, args) -> dict:
-    server.start()
-    try:
-        return measure(phase, server, args) | {"pid": server.pid}
-    finally:
-        server.stop()
 
 
 def measure(phase: Phase, server: Server, args) -> dict:
