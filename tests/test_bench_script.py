@@ -129,6 +129,19 @@ def test_each_saturation_phase_runs_through_wrk_and_every_counted_message_is_sto
     assert all(0 <= run["other_cores"] <= os.cpu_count() for run in runs.values())  # what else ran meanwhile
 
 
+def test_the_drains_warm_up_drains_messages_and_the_timed_run_starts_at_the_full_depth(tmp_path):
+    if shutil.which("wrk") is None:
+        pytest.skip("wrk is not installed (.ci/run installs Debian's)")
+    report = run_bench(
+        tmp_path,
+        *("--targets", "emulator", "--only", "saturation_drain", "--saturation-rounds", "1"),
+        *("--saturation-warmup", "1", "--drain-seconds", "1", "--drain-depth", "2000"),
+    )
+    (run,) = report["results"]["saturation_drain"]["emulator"]
+    assert run["warm_up_messages"] > 0, run  # the warm-up deleted messages: its delete path is warm too
+    assert run["depth"] == 2000 and run["messages"] > 0, run  # filled again after the warm-up
+
+
 def test_the_persistence_figures_of_the_app_in_process_and_of_a_sigkill_under_load_run_at_a_tiny_size(tmp_path):
     report = run_bench(
         tmp_path,

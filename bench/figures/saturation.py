@@ -95,7 +95,8 @@ def measure(phase: Phase, server: Server, args) -> dict:
         if args.saturation_warmup:
             if phase.deep:  # the warm-up drains messages too, so every path it times is warm
                 _top_up(server, wire, url, args.drain_depth)
-            run_wrk(phase.script, server.endpoint, args.saturation_warmup, CONNECTIONS, script_args)
+            warm = run_wrk(phase.script, server.endpoint, args.saturation_warmup, CONNECTIONS, script_args)
+            out["warm_up_messages"] = warm["messages"]
         if phase.deep:
             out["depth"] = _top_up(server, wire, url, args.drain_depth)
         stores = targets.can(server.label, "stores") and not phase.deep
