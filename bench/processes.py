@@ -206,12 +206,11 @@ def on_fresh(server: Server, measure: Callable[[Server], dict]) -> dict:
     its cell, not the run's end)."""
     try:
         server.start()
-        try:
-            return measure(server) | {"pid": server.pid}
-        finally:
-            server.stop()
+        return measure(server) | {"pid": server.pid}
     except Exception as e:
         return {"error": f"{type(e).__name__}: {e}"}
+    finally:
+        server.stop()  # one that exited at start is reaped too
 
 
 class Meter:

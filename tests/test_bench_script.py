@@ -20,7 +20,7 @@ import pytest
 
 from bench import cli, report, thresholds
 from bench.figures import local_depth, saturation, store, store_kill, traced_memory
-from bench.processes import Checkout, run_program
+from bench.processes import Checkout, Server, on_fresh, run_program
 from bench.results import Results
 from bench.wire import in_threads
 from compat_tests import crash_load
@@ -300,3 +300,10 @@ def test_runs_beside_other_work_are_noted_with_how_many_and_how_busy():
         results.add("saturation_send", "fauxqs", {"msgs_per_s": 1, "other_cores": cores})
     results.add("saturation_send", "emulator", {"msgs_per_s": 1, "other_cores": 0.1})
     assert report.notes(results) == ["saturation_send [fauxqs]: beside other work in 2 of 3 runs (up to 1.40 cores)"]
+
+
+def test_a_target_that_does_not_start_is_an_error_cell_and_the_run_goes_on(tmp_path):
+    server = Server("emulator", "{python} -c 'raise SystemExit(3)'", str(tmp_path))
+    result = on_fresh(server, lambda s: pytest.fail("measured a server that never started"))
+    assert result["error"].startswith("RuntimeError: emulator exited with code 3")
+    assert server.proc is None
