@@ -4,7 +4,7 @@ The servers under test (this checkout's emulator or another's, the floor,
 fauxqs, moto), the programs that measure in-process figures in a fresh
 interpreter, wrk and the long-poll helper are started, read and stopped here
 and nowhere else. CPU time and RSS come from psutil: the server process and
-its children (fauxqs and granian run their work in them).
+its children (a server may run its work in them).
 """
 
 from __future__ import annotations
