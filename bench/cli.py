@@ -5,6 +5,7 @@ Usage:
   python -m bench --quick                  # a few minutes: smaller, see --help
   python -m bench --baseline /tmp/base     # another checkout measured beside this one
   python -m bench --only saturation        # the saturation phases alone (wrk)
+  python -m bench --only latency           # one client, one call after another: raw and boto3
   python -m bench --only store             # persistence: seed, server, restart, ~5 min
   python -m bench --only store_app         # the app in process: memory, --sync interval, always
   python -m bench --only store_kill --kill-rounds 1   # what a SIGKILL under load loses
@@ -15,6 +16,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import tempfile
 import time
@@ -27,6 +29,7 @@ from bench.figures import (
     batch_send,
     depth,
     fifo,
+    latency,
     long_poll,
     memory,
     recv_delete,
@@ -53,9 +56,10 @@ ONE_CLIENT = {
     "rss_drain": rss_drain,
     "rss_heartbeat": rss_heartbeat,
 }
-EVERY = (*LOCAL, *ONE_CLIENT, *saturation.FIGURES)
+FRESH = (*latency.FIGURES, *saturation.FIGURES)  # each round on targets started for it
+EVERY = (*LOCAL, *ONE_CLIENT, *FRESH)
 PERSISTENCE = ("store", "store_app", "store_kill")  # run only when asked
-GROUPS = {"saturation": saturation.FIGURES}
+GROUPS = {"latency": latency.FIGURES, "saturation": saturation.FIGURES}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -75,7 +79,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="a second checkout (git worktree add /tmp/base <commit>), "
         "measured beside this one: in-process rounds alternated, and as the target `baseline`",
     )
-    p.add_argument("--only", help=f"comma-separated figures: {', '.join(EVERY + PERSISTENCE)}, or the group saturation")
+    p.add_argument(
+        "--only",
+        help=f"comma-separated figures: {', '.join(EVERY + PERSISTENCE)}, or the groups {', '.join(GROUPS)}",
+    )
     p.add_argument("--json", metavar="PATH", help="also write everything, every round, as JSON")
     p.add_argument("--quick", action="store_true", help="smaller everywhere (the defaults in parentheses below)")
     p.add_argument("--emulator-cmd", default=EMULATOR_CMD, help="{python} and {port} are filled in")
@@ -110,6 +117,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     stored.add_argument(
         "--kill-acknowledged", type=int, help="store_kill: sends acknowledged before each kill (2000; 500)"
     )
+    lat = p.add_argument_group("latency: one client, each target fresh each round (quick)")
+    lat.add_argument("--latency-n", type=int, help="timed calls of each latency figure, a round (2000; 200)")
+    lat.add_argument("--latency-rounds", type=int, help="rounds, the targets alternated (4; 2)")
     budgets = p.add_argument_group("budgets in seconds (quick)")
     budgets.add_argument("--phase-budget", type=float, help="a send / batch / recv+delete loop (30; 15)")
     budgets.add_argument("--fill-budget", type=float, help="a depth's fill, or the depth is skipped (120; 30)")
@@ -144,7 +154,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         unknown = args.only - set(EVERY + PERSISTENCE) - set(GROUPS)
         if unknown:
             p.error(
-                f"--only: unknown {', '.join(sorted(unknown))}; choose from {', '.join(EVERY + PERSISTENCE)}, saturation"
+                f"--only: unknown {', '.join(sorted(unknown))}; "
+                f"choose from {', '.join(EVERY + PERSISTENCE)}, {', '.join(GROUPS)}"
             )
         args.only |= {figure for group in args.only & set(GROUPS) for figure in GROUPS[group]}
     args.sync_policies = [s for s in args.sync_policies.split(",") if s.strip()]
@@ -189,6 +200,8 @@ def _sizes(args: argparse.Namespace) -> None:
     args.inprocess_rounds = pick(args.inprocess_rounds, 3, 1)
     args.pyperf_processes = pick(args.pyperf_processes, 1, 1)
     args.phase_seconds = pick(args.phase_seconds, 8, 2)
+    args.latency_n = pick(args.latency_n, 2000, 200)
+    args.latency_rounds = pick(args.latency_rounds, 4, 2)
     args.drain_depth = pick(args.drain_depth, 300_000, 30_000)
 
 
@@ -320,41 +333,23 @@ def main(argv=None) -> int:
     load_before = os.getloadavg()
     started = time.monotonic()
     allow_descriptors(args.polls_held * 2 + 1024)  # before any server starts: they inherit the limit
-    servers = [targets.server(label, log_dir, args) for label in args.labels]
-    with_servers = [name for name in (*ONE_CLIENT, *saturation.FIGURES) if chosen(args, name)]
-    args.servers_ran = bool([name for name in ONE_CLIENT if chosen(args, name)])
+    args.servers_ran = any(chosen(args, name) for name in ONE_CLIENT)
+    record = functools.partial(_fresh_done, results)
     code = 0
     try:
         run_local(args, results)
-        if with_servers:
-            for server in servers:
-                server.start()
-                print(
-                    f"started {server.label} on port {server.port} (pid {server.pid}), log {server.log_path}",
-                    flush=True,
-                )
-            clients = {server.label: make_client(server) for server in servers}
-            for name, module in ONE_CLIENT.items():
-                if chosen(args, name):
-                    for _ in range(args.repeat if module.REPEATED else 1):
-                        run_one_client(name, servers, clients, args, results)
-            if any(chosen(args, name) for name in saturation.FIGURES):
-                saturation.run(
-                    servers,
-                    args,
-                    log_dir,
-                    args.only,
-                    lambda f, label, value: _saturation_done(results, f, label, value),
-                )
+        if args.servers_ran:
+            run_servers(args, log_dir, results)
+        if any(chosen(args, name) for name in latency.FIGURES):
+            latency.run(args.labels, args, log_dir, args.only, record)
+        if any(chosen(args, name) for name in saturation.FIGURES):
+            saturation.run(args.labels, args, log_dir, args.only, record)
         run_persistence(args, log_dir, results)
     except KeyboardInterrupt:
         print("interrupted; printing what was measured", flush=True)
     except RuntimeError as e:
         print(f"error: {e}", flush=True)
         code = 2
-    finally:
-        for server in servers:
-            server.stop()
     load_after = os.getloadavg()
     elapsed = time.monotonic() - started
     header = (
@@ -372,7 +367,24 @@ def main(argv=None) -> int:
     return code
 
 
-def _saturation_done(results: Results, figure: str, label: str, value: dict) -> None:
+def run_servers(args, log_dir: str, results: Results) -> None:
+    """The one-client figures, on servers started once for all of them and stopped after."""
+    servers = [targets.server(label, log_dir, args) for label in args.labels]
+    try:
+        for server in servers:
+            server.start()
+            print(f"started {server.label} on port {server.port} (pid {server.pid}), log {server.log_path}", flush=True)
+        clients = {server.label: make_client(server) for server in servers}
+        for name, module in ONE_CLIENT.items():
+            if chosen(args, name):
+                for _ in range(args.repeat if module.REPEATED else 1):
+                    run_one_client(name, servers, clients, args, results)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def _fresh_done(results: Results, figure: str, label: str, value: dict) -> None:
     results.add(figure, label, value)
     print(f"  {figure:<22} {label:<18} {brief(value)[:200]}", flush=True)
 

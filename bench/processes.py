@@ -4,7 +4,7 @@ The servers under test (this checkout's emulator or another's, the floor,
 fauxqs, moto), the programs that measure in-process figures in a fresh
 interpreter, wrk and the long-poll helper are started, read and stopped here
 and nowhere else. CPU time and RSS come from psutil: the server process and
-its children (fauxqs and granian run their work in them).
+its children (a server may run its work in them).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,6 +160,16 @@ class Server:
                 pass
         return total
 
+    def threads(self) -> int:
+        """Threads of the server process and its live children."""
+        total = 0
+        for p in self._processes():
+            try:
+                total += p.num_threads()
+            except psutil.Error:
+                pass
+        return total
+
     def rss_bytes(self) -> int:
         total = 0
         for p in self._processes():
@@ -189,21 +200,54 @@ class Server:
         self.start()
 
 
+def on_fresh(server: Server, measure: Callable[[Server], dict]) -> dict:
+    """`measure(server)` on the server started for it, stopped after: a run that inherits no
+    other's queues, heap or connections. Its error is its result (one target's failure is
+    its cell, not the run's end)."""
+    try:
+        server.start()
+        return measure(server) | {"pid": server.pid}
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {e}"}
+    finally:
+        server.stop()  # one that exited at start is reaped too
+
+
 class Meter:
-    """Wall time and a server's CPU time over a `with` block."""
+    """Wall time and a server's CPU time over a `with` block, and the CPU everything else on
+    the machine used meanwhile (`others`: neither the server nor this process and the children
+    it has waited for, such as wrk; the hypervisor's steal included): a figure measured beside
+    other work is not the figure of a quiet machine, and not every server suffers alike."""
 
     def __init__(self, server: Server):
         self.server = server
-        self.wall = self.cpu = 0.0
+        self.wall = self.cpu = self.others = 0.0
 
     def __enter__(self) -> Meter:
-        self.cpu0 = self.server.cpu_seconds()
+        self.cpu0, self.machine0, self.own0 = self.server.cpu_seconds(), _machine_busy(), _own_cpu()
         self.t0 = time.perf_counter()
         return self
 
     def __exit__(self, *exc) -> None:
         self.wall = time.perf_counter() - self.t0
         self.cpu = self.server.cpu_seconds() - self.cpu0
+        self.others = max(0.0, _machine_busy() - self.machine0 - self.cpu - (_own_cpu() - self.own0))
+
+    @property
+    def other_cores(self) -> float:
+        # Every count here is in 10 ms ticks: over a short block the sum may pass the machine's cores.
+        return min(self.others / self.wall, float(os.cpu_count() or 1)) if self.wall > 0 else 0.0
+
+
+def _machine_busy() -> float:
+    """CPU seconds every core spent on anything but idling, since boot (guest time is in user)."""
+    t = psutil.cpu_times()
+    return sum(t) - t.idle - getattr(t, "iowait", 0.0) - getattr(t, "guest", 0.0) - getattr(t, "guest_nice", 0.0)
+
+
+def _own_cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def settle(servers: list[Server], timeout_s: float = 10.0, window_s: float = 0.25, busy: float = 0.05) -> float:

@@ -24,6 +24,7 @@ ENGINE = (
     ("triples_per_s_single", "engine triples per CPU second, one at a time"),
     ("queue_Queue_put_get_per_s", "queue.Queue put+get per CPU second"),
 )
+BUSY_CORES = 0.25  # the rest of the machine's CPU during a run above which the run is noted
 DEPTH_KEYS = ("receive_cpu_us", "receive_cpu_mean_us", "p99_cpu_us", "p50_us", "p99_us", "full_collections")
 KINDS = ("standard", "fifo1", "fifo1000")
 
@@ -107,14 +108,40 @@ def one_client_rows(args) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+LATENCY_ROWS = (
+    ("one connection, raw SendMessage: wall p50 us", "latency_raw", "send_p50_us"),
+    ("one connection, raw SendMessage: wall p99 us", "latency_raw", "send_p99_us"),
+    ("one connection, raw SendMessage: server CPU us/request", "latency_raw", "send_cpu_us"),
+    ("boto3 SendMessage: wall p50 ms/call", "latency_boto3", "send_p50_ms"),
+    ("boto3 SendMessage: wall p99 ms/call", "latency_boto3", "send_p99_ms"),
+    ("boto3 SendMessage: server CPU us/call", "latency_boto3", "send_cpu_us"),
+    ("boto3 ReceiveMessage+DeleteMessage: wall p50 ms/message", "latency_boto3", "recv_delete_p50_ms"),
+    ("boto3 ReceiveMessage+DeleteMessage: wall p99 ms/message", "latency_boto3", "recv_delete_p99_ms"),
+    ("boto3 ReceiveMessage+DeleteMessage: server CPU us/message", "latency_boto3", "recv_delete_cpu_us"),
+    ("the rest of the machine meanwhile: CPU cores (raw)", "latency_raw", "other_cores"),
+    ("the rest of the machine meanwhile: CPU cores (boto3 sends)", "latency_boto3", "other_cores"),
+)
+
+
+def latency_table(results: Results, labels: list[str], args) -> str:
+    rows = [(title, figure, key, "lower") for title, figure, key in LATENCY_ROWS]
+    title = f"One client, each target fresh each round (mean of {args.latency_rounds} alternated rounds)"
+    return side_by_side(results, labels, rows, title)
+
+
 def one_client_table(results: Results, labels: list[str], args) -> str:
-    header = ["figure", *labels, *(f"{labels[0]}/{other}" for other in labels[1:]), "better"]
+    return side_by_side(results, labels, one_client_rows(args), "figure")
+
+
+def side_by_side(results: Results, labels: list[str], chosen_rows, title: str) -> str:
+    """The targets' figures side by side, and the first target's ratio to each other."""
+    header = [title, *labels, *(f"{labels[0]}/{other}" for other in labels[1:]), "better"]
     rows = []
-    for title, figure, key, better in one_client_rows(args):
+    for row_title, figure, key, better in chosen_rows:
         cells = [_cell(results, figure, label, key) for label in labels]
         if all(cell == "not run" for cell in cells):
             continue
-        rows.append([title, *(fmt(c) for c in cells), *(ratio(cells[0], other) for other in cells[1:]), better])
+        rows.append([row_title, *(fmt(c) for c in cells), *(ratio(cells[0], other) for other in cells[1:]), better])
     return table(header, rows) if rows else ""
 
 
@@ -134,7 +161,16 @@ def saturation_table(results: Results) -> str:
             else:
                 rate.append(fmt(_cell(results, figure, label, "msgs_per_s")))
             cpu.append(fmt(_cell(results, figure, label, "cpu_us_per_msg")))
-        rows += [rate, cpu]
+        others = [f"{name}: the rest of the machine, CPU cores"]
+        others += [fmt(results.mean(figure, label, "other_cores")) for label in labels]
+        rows += [rate, cpu, others]
+        if figure == "saturation_send_polls":
+            rows.append(
+                [
+                    f"{name}: server threads, polls waiting",
+                    *(fmt(results.mean(figure, label, "server_threads")) for label in labels),
+                ]
+            )
     return table(["saturation (mean of rounds, their range)", *labels], rows) if rows else ""
 
 
@@ -263,6 +299,11 @@ def notes(results: Results) -> list[str]:
         for label, runs in per_label.items():
             for run in runs:
                 walk(figure, label, run)
+            busy = [run["other_cores"] for run in runs if run.get("other_cores", 0) > BUSY_CORES]
+            if busy:
+                out.append(
+                    f"{figure} [{label}]: beside other work in {len(busy)} of {len(runs)} runs (up to {max(busy):.2f} cores)"
+                )
     return out
 
 
@@ -270,6 +311,7 @@ def render(results: Results, labels: list[str], verdicts: list[Verdict], args, h
     parts = [header]
     if args.servers_ran:
         parts.append(one_client_table(results, labels, args))
+    parts.append(latency_table(results, labels, args))
     parts.append(saturation_table(results))
     inprocess = inprocess_lines(results, args)
     if any(value != "-" for _, value in inprocess):

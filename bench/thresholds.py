@@ -16,7 +16,7 @@ KEYS = {"issue", "says", "value", "over", "otherwise", "unit", "judged_from", "r
 
 @dataclass(frozen=True)
 class Threshold:
-    issue: int
+    issue: str  # the issue that set it, or several: "32, 37"
     says: str
     value: str  # "figure/target/key"
     comparison: str  # a key of COMPARISONS
@@ -66,7 +66,9 @@ def load(path: Path = THRESHOLDS) -> list[Threshold]:
         judged_from = entry.get("judged_from")
         out.append(
             Threshold(
-                issue=entry["issue"],
+                issue=", ".join(str(i) for i in entry["issue"])
+                if isinstance(entry["issue"], list)
+                else str(entry["issue"]),
                 says=entry["says"],
                 value=entry["value"],
                 comparison=comparisons[0],

@@ -117,24 +117,29 @@ class Wire:
         self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
 
     def call(self, op: str, params: dict) -> dict:
+        data = self.post(op, json.dumps(params).encode())
+        return json.loads(data) if data else {}
+
+    def post(self, op: str, body: bytes) -> bytes:
+        """One request of `op` with a JSON body already encoded; the answer's body (HTTP 200 only)."""
         headers = {
             "Content-Type": "application/x-amz-json-1.0",
             "X-Amz-Target": f"AmazonSQS.{op}",
             "Authorization": self.AUTHORIZATION,
         }
         try:
-            self.conn.request("POST", "/", json.dumps(params), headers)
+            self.conn.request("POST", "/", body, headers)
             response = self.conn.getresponse()
         except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
             # The server ended the kept-alive connection while it was idle (the emulator's head
             # deadline does); nothing of the request was read: make a new one, as urllib3 does.
             self.conn.close()
-            self.conn.request("POST", "/", json.dumps(params), headers)
+            self.conn.request("POST", "/", body, headers)
             response = self.conn.getresponse()
         data = response.read()
         if response.status != 200:
             raise RuntimeError(f"{op}: HTTP {response.status} {data[:300]!r}")
-        return json.loads(data) if data else {}
+        return data
 
     def depth(self, url: str) -> int:
         answer = self.call("GetQueueAttributes", {"QueueUrl": url, "AttributeNames": ["ApproximateNumberOfMessages"]})

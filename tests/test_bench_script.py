@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from bench import cli, thresholds
+from bench import cli, report, thresholds
 from bench.figures import local_depth, saturation, store, store_kill, traced_memory
-from bench.processes import Checkout, run_program
+from bench.processes import Checkout, Server, on_fresh, run_program
 from bench.results import Results
 from bench.wire import in_threads
 from compat_tests import crash_load
@@ -70,6 +70,29 @@ def test_one_client_and_in_process_figures_run_against_the_real_emulator_and_the
     assert verdicts["server CPU per SendMessage within 1.25x of the floor's"] == "retired: no verdict"
 
 
+def test_the_latency_figures_run_each_target_fresh_each_round_against_the_real_emulator_and_the_floor(tmp_path):
+    report = run_bench(
+        tmp_path,
+        *("--targets", "emulator,floor", "--only", "latency", "--latency-n", "20", "--latency-rounds", "2"),
+    )
+    results = report["results"]
+    for figure in ("latency_raw", "latency_boto3"):
+        for label in ("emulator", "floor"):
+            runs = results[figure][label]
+            assert len(runs) == 2 and all("error" not in run for run in runs), runs
+    pids = [run["pid"] for figure in results.values() for runs in figure.values() for run in runs]
+    assert len(set(pids)) == len(pids) == 8  # a server started for each round of each figure
+    for run in results["latency_raw"]["emulator"]:
+        assert 0 <= run["other_cores"] <= os.cpu_count()
+        assert run["requests"] == 20 and 0 < run["send_p50_us"] <= run["send_p99_us"] and run["send_cpu_us"] >= 0
+    for run in results["latency_boto3"]["emulator"]:
+        assert run["sends"] == 20 and run["send_p50_ms"] > 0 and run["recv_delete_p50_ms"] > 0
+    assert "recv_delete_p50_ms" not in results["latency_boto3"]["floor"][0]  # the floor keeps nothing to receive
+    verdicts = {v["target"]: v["verdict"] for v in report["verdicts"]}
+    assert verdicts["one connection, raw SendMessage: wall p50 at most 0.75x fauxqs's"] == "not measured"
+    assert "One client, each target fresh each round" in report["text"]
+
+
 def test_each_saturation_phase_runs_through_wrk_and_every_counted_message_is_stored(tmp_path):
     if shutil.which("wrk") is None:
         pytest.skip("wrk is not installed (.ci/run installs Debian's)")
@@ -100,6 +123,23 @@ def test_each_saturation_phase_runs_through_wrk_and_every_counted_message_is_sto
     assert runs[("saturation_batch", "emulator")]["messages"] == 10 * runs[("saturation_batch", "emulator")]["requests"]
     assert runs[("saturation_drain", "emulator")]["depth"] == 3000  # topped up before the run
     assert runs[("saturation_send_polls", "emulator")]["polls"] == {"connections": 50, "answered": 0}
+    assert runs[("saturation_send_polls", "emulator")]["server_threads"] >= 1
+    pids = [run["pid"] for run in runs.values()]
+    assert len(set(pids)) == len(pids)  # each run on a server started for it
+    assert all(0 <= run["other_cores"] <= os.cpu_count() for run in runs.values())  # what else ran meanwhile
+
+
+def test_the_drains_warm_up_drains_messages_and_the_timed_run_starts_at_the_full_depth(tmp_path):
+    if shutil.which("wrk") is None:
+        pytest.skip("wrk is not installed (.ci/run installs Debian's)")
+    report = run_bench(
+        tmp_path,
+        *("--targets", "emulator", "--only", "saturation_drain", "--saturation-rounds", "1"),
+        *("--saturation-warmup", "1", "--drain-seconds", "1", "--drain-depth", "2000"),
+    )
+    (run,) = report["results"]["saturation_drain"]["emulator"]
+    assert run["warm_up_messages"] > 0, run  # the warm-up deleted messages: its delete path is warm too
+    assert run["depth"] == 2000 and run["messages"] > 0, run  # filled again after the warm-up
 
 
 def test_the_persistence_figures_of_the_app_in_process_and_of_a_sigkill_under_load_run_at_a_tiny_size(tmp_path):
@@ -181,7 +221,13 @@ def test_each_target_is_judged_as_the_issue_words_it():
     results.add("saturation_batch", "fauxqs", {"msgs_per_s": 90_000})
     results.add("saturation_drain", "emulator", {"msgs_per_s": 40_000, "depth": 300_000})
     results.add("saturation_drain", "baseline", {"msgs_per_s": 19_000})
-    results.add("saturation_send_polls", "emulator", {"msgs_per_s": 14_000, "polls": {"connections": 2000}})
+    results.add("saturation_drain", "fauxqs", {"msgs_per_s": 8_000})
+    polls = {"msgs_per_s": 14_000, "polls": {"connections": 2000}, "server_threads": 100}
+    results.add("saturation_send_polls", "emulator", polls)
+    results.add("latency_raw", "emulator", {"send_p50_us": 300, "requests": 2000})
+    results.add("latency_raw", "fauxqs", {"send_p50_us": 400})
+    results.add("latency_boto3", "emulator", {"send_p50_ms": 2.0, "recv_delete_p50_ms": 4.5, "sends": 2000})
+    results.add("latency_boto3", "fauxqs", {"send_p50_ms": 2.0, "recv_delete_p50_ms": 4.0})
     results.add("saturation_query_send", "emulator", {"msgs_per_s": 10_000})
     results.add("send", "emulator", {"cpu_us_per_msg": 500})
     results.add("send", "emulator", {"cpu_us_per_msg": 520})  # rounds are averaged: 510
@@ -195,6 +241,14 @@ def test_each_target_is_judged_as_the_issue_words_it():
     assert verdicts["SendMessageBatch of 10 at saturation: at least 0.85x fauxqs's"][1] == "met"  # 0.889x
     assert verdicts["drain of a 300,000-deep queue: at least 2x the landed code's (--baseline)"][1] == "met"
     assert verdicts["SendMessage with 2,000 long polls waiting: at least 0.8x of without"] == (0.8, "met")
+    assert verdicts["SendMessage at saturation: at least 1.5x fauxqs's messages per second"] == (1.75, "met")
+    assert verdicts["SendMessageBatch of 10 at saturation: at least fauxqs's messages per second"][1] == "NOT MET"
+    assert verdicts["drain of a 300,000-deep queue: at least 5x fauxqs's"] == (5.0, "met")
+    no_thread = verdicts["no thread per waiting long poll: server threads per poll held below 0.05"]
+    assert no_thread == (0.05, "NOT MET")  # 100 threads for 2,000 polls: not below
+    assert verdicts["one connection, raw SendMessage: wall p50 at most 0.75x fauxqs's"] == (0.75, "met")
+    assert verdicts["boto3 SendMessage: wall p50 per call at most fauxqs's"] == (1.0, "met")
+    assert verdicts["boto3 ReceiveMessage+DeleteMessage: wall p50 per message at most fauxqs's"][1] == "NOT MET"
     assert verdicts["SendMessage with --data-dir --sync interval: at least 0.7x of in-memory"][1] == "NOT MET"
     assert verdicts["SendMessage with --data-dir --sync always: at least 0.5x of in-memory"] == (None, "not measured")
     assert verdicts["SendMessage in the query protocol: at least 0.6x of JSON's at saturation"][1] == "NOT MET"
@@ -237,3 +291,18 @@ def test_a_fill_is_split_over_its_threads_without_losing_a_message(count, monkey
 
     assert in_threads(None, count, work) == count
     assert sum(shares) == count and max(shares) - min(shares) <= 1
+
+
+def test_runs_beside_other_work_are_noted_with_how_many_and_how_busy():
+    results = Results()
+    for cores in (0.1, 0.9, 1.4):
+        results.add("saturation_send", "fauxqs", {"msgs_per_s": 1, "other_cores": cores})
+    results.add("saturation_send", "emulator", {"msgs_per_s": 1, "other_cores": 0.1})
+    assert report.notes(results) == ["saturation_send [fauxqs]: beside other work in 2 of 3 runs (up to 1.40 cores)"]
+
+
+def test_a_target_that_does_not_start_is_an_error_cell_and_the_run_goes_on(tmp_path):
+    server = Server("emulator", "{python} -c 'raise SystemExit(3)'", str(tmp_path))
+    result = on_fresh(server, lambda s: pytest.fail("measured a server that never started"))
+    assert result["error"].startswith("RuntimeError: emulator exited with code 3")
+    assert server.proc is None

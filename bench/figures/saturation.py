@@ -7,26 +7,29 @@ a Lua script per phase (bench/wrk/), JSON protocol unless said, 256-byte message
   saturation_drain       a queue 300,000 deep (--drain-depth): ReceiveMessage of 10, then
                          DeleteMessageBatch of the receipt handles that came, for --drain-seconds
   saturation_query_send  SendMessage in the query protocol (form in, XML out)
-  saturation_send_polls  SendMessage while 2,000 long polls wait on another queue (bench/pollers.py)
+  saturation_send_polls  SendMessage while 2,000 long polls wait on another queue (bench/pollers.py);
+                         the server's threads while they wait beside it
 
 send and batch also run on this checkout's emulator with --data-dir under each --sync policy
 (targets emulator-interval and emulator-always). Each phase runs its rounds with the targets
-alternated (A, B, A, B); each run has a warm-up of its own on the same queue first, and waits
-until every server is idle. Messages are counted by the script (answered requests, or deleted
+alternated (A, B, A, B); each run is on a server started for it (a fresh data dir for the
+--data-dir targets) and stopped after, so no run inherits another's queues, heap or
+connections; it has a warm-up of its own on the same queue first, and waits until the server
+is idle. Messages are counted by the script (answered requests, or deleted
 receipt handles); for servers that keep them, the queue's depth after a send run is checked
 against that count (`stored`).
 """
 
 from __future__ import annotations
 
-import shutil
+import functools
 import tempfile
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench import targets
-from bench.processes import Helper, Server, run_wrk, settle
+from bench.processes import Helper, Meter, Server, on_fresh, run_wrk, settle
 from bench.wire import Wire, fill
 
 BODY_BYTES = 256
@@ -40,7 +43,7 @@ class Phase:
     script: str
     takes: Callable[[str], bool]  # which target labels run it
     seconds: str = "phase_seconds"  # the option that sets how long a run lasts
-    deep: bool = False  # the drain: one queue per target, topped up to --drain-depth before each run
+    deep: bool = False  # the drain: its queue filled to --drain-depth before the run
     polls: bool = False  # long polls held on another queue during the run
 
 
@@ -62,73 +65,61 @@ PHASES = (
 FIGURES = tuple(phase.figure for phase in PHASES)
 
 
-def run(servers: list[Server], args, log_dir: str, only: set[str] | None, record) -> None:
-    """Every chosen phase on every server that takes it, `args.saturation_rounds` rounds
-    alternated; `record(figure, label, result)` is called after each run."""
+def run(labels: list[str], args, log_dir: str, only: set[str] | None, record) -> None:
+    """Every chosen phase on every target that takes it, `args.saturation_rounds` rounds
+    alternated, each run on a target started for it (and a fresh data dir for the --data-dir
+    targets) and stopped after; `record(figure, label, result)` is called after each run."""
     phases = [p for p in PHASES if not only or p.figure in only]
-    data = tempfile.mkdtemp(prefix="sqs-bench-saturation-")
-    sends = any(p.figure in ("saturation_send", "saturation_batch") for p in phases)
-    on_disk = [targets.with_data_dir(policy, f"{data}/{policy}", log_dir, args) for policy in args.sync_policies]
-    on_disk = on_disk if sends else []
-    everyone = [s for s in servers if not s.down_reason] + on_disk
-    deep: dict[str, str] = {}
-    try:
-        for server in on_disk:
-            server.start()
-            print(f"started {server.label} on port {server.port}, log {server.log_path}", flush=True)
-        for phase in phases:
-            runners = [s for s in everyone if phase.takes(s.label)]
-            for _ in range(args.saturation_rounds):
-                for server in runners:
-                    try:
-                        result = measure(phase, server, everyone, deep, args)
-                    except Exception as e:  # one target's failure is its cell, not the run's end
-                        result = {"error": f"{type(e).__name__}: {e}"}
-                    record(phase.figure, server.label, result)
-    finally:
-        for server in on_disk:
-            server.stop()
-        shutil.rmtree(data, ignore_errors=True)
+    everyone = labels + [f"emulator-{policy}" for policy in args.sync_policies]
+    for phase in phases:
+        measure_phase = functools.partial(measure, phase, args=args)
+        for _ in range(args.saturation_rounds):
+            for label in (label for label in everyone if phase.takes(label)):
+                with tempfile.TemporaryDirectory(prefix="sqs-bench-saturation-") as data:
+                    record(phase.figure, label, on_fresh(_server(label, data, log_dir, args), measure_phase))
 
 
-def measure(phase: Phase, server: Server, everyone: list[Server], deep: dict[str, str], args) -> dict:
+def _server(label: str, data: str, log_dir: str, args) -> Server:
+    """The target a label names; an --data-dir one on `data`, a directory of its own."""
+    if targets.on_disk(label):
+        return targets.with_data_dir(label[len("emulator-") :], data, log_dir, args)
+    return targets.server(label, log_dir, args)
+
+
+def measure(phase: Phase, server: Server, args) -> dict:
     wire = Wire(server)
     try:
-        if phase.deep:
-            url = deep.get(server.label) or wire.call("CreateQueue", {"QueueName": _name("drain")})["QueueUrl"]
-            deep[server.label] = url
-        else:
-            url = wire.call("CreateQueue", {"QueueName": _name(phase.figure)})["QueueUrl"]
+        url = wire.call("CreateQueue", {"QueueName": _name(phase.figure)})["QueueUrl"]
         script_args = [url, str(BODY_BYTES)]
-        if args.saturation_warmup:
-            run_wrk(phase.script, server.endpoint, args.saturation_warmup, CONNECTIONS, script_args)
         out: dict = {}
+        if args.saturation_warmup:
+            if phase.deep:  # the warm-up drains messages too, so every path it times is warm
+                _top_up(server, wire, url, args.drain_depth)
+            warm = run_wrk(phase.script, server.endpoint, args.saturation_warmup, CONNECTIONS, script_args)
+            out["warm_up_messages"] = warm["messages"]
         if phase.deep:
             out["depth"] = _top_up(server, wire, url, args.drain_depth)
         stores = targets.can(server.label, "stores") and not phase.deep
-        settle(everyone)  # the warm-up's last requests done before the depth is read
+        settle([server])  # the warm-up's last requests done before the depth is read
         before = wire.depth(url) if stores else 0
-        helper, poll_queue = _hold_polls(server, wire, args) if phase.polls else (None, None)
+        helper = _hold_polls(server, wire, args) if phase.polls else None
         try:
-            settle(everyone)
-            cpu0 = server.cpu_seconds()
-            report = run_wrk(phase.script, server.endpoint, getattr(args, phase.seconds), CONNECTIONS, script_args)
-            cpu = server.cpu_seconds() - cpu0
-        finally:
+            settle([server])
+            with Meter(server) as meter:
+                report = run_wrk(phase.script, server.endpoint, getattr(args, phase.seconds), CONNECTIONS, script_args)
             if helper is not None:
                 out["polls"] = helper.ready
+                out["server_threads"] = server.threads()
+        finally:
+            if helper is not None:
                 helper.stop()
-        out |= _figures(report, cpu)
+        out |= _figures(report, meter.cpu) | {"other_cores": meter.other_cores}
         if phase.deep and report["messages"] >= out["depth"] - IN_FLIGHT_SLACK:
             out["note"] = f"the queue ran dry: {report['messages']:,} of {out['depth']:,} drained (raise --drain-depth)"
         if stores:
             out["stored"] = wire.depth(url) - before
             if not report["messages"] <= out["stored"] <= report["messages"] + IN_FLIGHT_SLACK:
                 out["note"] = f"stored {out['stored']:,} of the {report['messages']:,} messages counted"
-        if not phase.deep:
-            wire.call("DeleteQueue", {"QueueUrl": url})
-        if poll_queue:
-            wire.call("DeleteQueue", {"QueueUrl": poll_queue})
         return out
     finally:
         wire.close()
@@ -153,17 +144,16 @@ def _figures(report: dict, cpu_s: float) -> dict:
 
 
 def _top_up(server: Server, wire: Wire, url: str, depth: int) -> int:
-    """Fill the drain's queue back to `depth` visible messages; returns the depth reached."""
+    """Fill the drain's queue to `depth` visible messages; returns the depth reached."""
     now = wire.depth(url)
     if now < depth:
         fill(server, url, depth - now, body="x" * BODY_BYTES)
     return wire.depth(url)
 
 
-def _hold_polls(server: Server, wire: Wire, args) -> tuple[Helper, str]:
+def _hold_polls(server: Server, wire: Wire, args) -> Helper:
     url = wire.call("CreateQueue", {"QueueName": _name("polls")})["QueueUrl"]
-    helper = Helper("bench.pollers", ["--port", str(server.port), "--queue-url", url, "--count", str(args.polls_held)])
-    return helper, url
+    return Helper("bench.pollers", ["--port", str(server.port), "--queue-url", url, "--count", str(args.polls_held)])
 
 
 def _name(what: str) -> str:
