@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -35,12 +35,11 @@ class Entry:
         self.app = app
         self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="sqs-emulator-http")
         self._driver: LoopDriver | None = None
+        self.early: Callable[[HttpRequest], Answer | None] = app.refused_early
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._driver = LoopDriver(self.app, loop, self._pool)
-
-    def early(self, request: HttpRequest) -> Answer | None:
-        return self.app.refused_early(request)
+        self.start = self._driver.start  # type: ignore[method-assign]  # a call less a request
 
     def refusal(self, request: HttpRequest, code: str, message: str) -> Answer:
         return protocol.serialize_error(protocol.detect(request), SqsError(code, message), str(uuid.uuid4()))
