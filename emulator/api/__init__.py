@@ -8,7 +8,7 @@ from botocore import xform_name
 
 from emulator.api import messages, move_tasks, queues, validation
 from emulator.api.context import Context
-from emulator.api.ids import new_uuid
+from emulator.api.ids import new_request_id
 from emulator.api.waiting import Wait
 
 HANDLERS = {
@@ -26,4 +26,4 @@ def dispatch(ctx: Context, operation: str, params: dict) -> dict | Wait:
     return HANDLERS[xform_name(operation)](ctx, params)
 
 
-__all__ = ["Context", "Wait", "dispatch", "new_uuid"]
+__all__ = ["Context", "Wait", "dispatch", "new_request_id"]

@@ -4,6 +4,7 @@ An access key of exactly 12 digits selects that account (as local AWS
 tooling does); any other key, or none, uses the default account.
 """
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -23,9 +24,17 @@ class Identity(NamedTuple):
 
 
 def identify(request: HttpRequest, default_account: str, default_region: str) -> Identity:
-    match = _CREDENTIAL.search(request.headers.get("authorization", ""))
-    if match:
-        access_key, region = match.groups()
+    header = request.headers.get("authorization", "")
+    # No match spans a comma, so the first is in the header's first part if any is: that part
+    # ("AWS4-HMAC-SHA256 Credential=<key>/<date>/<region>/sqs/aws4_request") is the same on
+    # every request of a client for a day, and its reading is kept; the signature after it never is.
+    first, comma, _ = header.partition(",")
+    scope = _first_scope(first)
+    if scope is None and comma:
+        scope = _scope(header)
+    access_key: str | None
+    if scope is not None:
+        access_key, region = scope
     else:
         # Presigned query-protocol requests carry the scope in X-Amz-Credential.
         credential = request.args.get("X-Amz-Credential", "") if request.query_string else ""
@@ -33,3 +42,12 @@ def identify(request: HttpRequest, default_account: str, default_region: str) ->
         access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
     account = access_key if valid_account_id(access_key) else default_account
     return Identity(account, region, access_key)
+
+
+def _scope(text: str) -> tuple[str, str] | None:
+    """(access key, region) of the first credential in `text`."""
+    match = _CREDENTIAL.search(text)
+    return None if match is None else (match[1], match[2])
+
+
+_first_scope = functools.lru_cache(maxsize=64)(_scope)  # a client sends the same few again and again
