@@ -6,14 +6,14 @@ tooling does); any other key, or none, uses the default account.
 
 import functools
 import re
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from emulator.protocol import HttpRequest
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
 
 
-def valid_account_id(value) -> bool:
+def valid_account_id(value) -> TypeGuard[str]:
     return isinstance(value, str) and len(value) == 12 and value.isdigit()
 
 
