@@ -29,25 +29,25 @@ def identify(request: HttpRequest, default_account: str, default_region: str) ->
     # ("AWS4-HMAC-SHA256 Credential=<key>/<date>/<region>/sqs/aws4_request") is the same on
     # every request of a client for a day, and its reading is kept; the signature after it never is.
     first, comma, _ = header.partition(",")
-    scope = _first_scope(first)
-    if scope is None and comma:
-        scope = _scope(header)
-    access_key: str | None
-    if scope is not None:
-        access_key, region = scope
-    else:
-        # Presigned query-protocol requests carry the scope in X-Amz-Credential.
-        credential = request.args.get("X-Amz-Credential", "") if request.query_string else ""
-        parts = credential.split("/")
-        access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
-    account = access_key if valid_account_id(access_key) else default_account
-    return Identity(account, region, access_key)
+    identity = _first_identity(first, default_account)
+    if identity is None and comma:
+        identity = _signed_identity(header, default_account)
+    if identity is not None:
+        return identity
+    # Presigned query-protocol requests carry the scope in X-Amz-Credential.
+    credential = request.args.get("X-Amz-Credential", "") if request.query_string else ""
+    parts = credential.split("/")
+    access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
+    return Identity(access_key if valid_account_id(access_key) else default_account, region, access_key)
 
 
-def _scope(text: str) -> tuple[str, str] | None:
-    """(access key, region) of the first credential in `text`."""
+def _signed_identity(text: str, default_account: str) -> Identity | None:
+    """The identity of the first credential in `text` (None if it holds none)."""
     match = _CREDENTIAL.search(text)
-    return None if match is None else (match[1], match[2])
+    if match is None:
+        return None
+    access_key, region = match.groups()
+    return Identity(access_key if valid_account_id(access_key) else default_account, region, access_key)
 
 
-_first_scope = functools.lru_cache(maxsize=64)(_scope)  # a client sends the same few again and again
+_first_identity = functools.lru_cache(maxsize=64)(_signed_identity)  # a client sends the same few again and again
