@@ -111,8 +111,8 @@ def change_message_visibility_batch(ctx: Context, params: dict) -> dict:
 
 def _new_message(ctx: Context, queue: Queue, entry: dict, in_batch: bool) -> tuple[Message, int]:
     settings = queue.settings
-    body = validation.body(entry.get("MessageBody"))
-    encoded = body.encode()
+    encoded = validation.body(entry.get("MessageBody"))
+    body: str = entry["MessageBody"]  # there: checked
     attributes = entry.get("MessageAttributes") or {}
     size = len(encoded) + (validation.message_attributes(attributes) if attributes else 0)
     if size > settings.maximum_message_size:

@@ -47,12 +47,14 @@ def queue_name(name: str, fifo: bool) -> None:
         raise invalid_parameter("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length")
 
 
-def body(text: str | None) -> str:
-    """The message body, checked."""
+def body(text: str | None) -> bytes:
+    """The message body, checked, as its UTF-8 bytes (which its size and digest are of)."""
     if not text:
         raise SqsError("MissingParameter", "The request must contain the parameter MessageBody.")
-    if text.isascii() and not text.encode("ascii").translate(None, _ALLOWED_ASCII):
-        return text
+    if text.isascii():
+        encoded = text.encode("ascii")
+        if not encoded.translate(None, _ALLOWED_ASCII):
+            return encoded
     bad = INVALID_CHARACTER.search(text)
     if bad:
         raise SqsError(
@@ -60,7 +62,7 @@ def body(text: str | None) -> str:
             f"Invalid binary character '#x{ord(bad.group()):X}' was found in the message body, "
             f"the set of allowed characters is {ALLOWED_CHARACTERS}",
         )
-    return text
+    return text.encode()
 
 
 def message_attributes(attributes: dict[str, dict[str, Any]]) -> int:
@@ -201,7 +203,7 @@ def receive_request_attempt_id(value: str) -> None:
 
 def utf8_size(text: str) -> int:
     """The UTF-8 length of a text that may still hold a lone surrogate (its own check refuses it)."""
-    return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def no_lone_surrogates(params: dict) -> None:

@@ -8,7 +8,7 @@ rendered by xml_writer (xmltodict's tree form), in the layout botocore's QueryPa
 
 import re
 import sys
-from urllib.parse import parse_qsl
+from urllib.parse import unquote
 
 from botocore.model import Shape
 
@@ -50,7 +50,7 @@ def _form(request: HttpRequest) -> dict[str, str]:
         if not raw:
             continue
         try:
-            pairs = parse_qsl(raw.decode("utf-8"), keep_blank_values=True, errors="strict")
+            pairs = form_pairs(raw.decode("utf-8"))
         except UnicodeDecodeError:
             raise SqsError("MalformedQueryString", "The query string is not valid UTF-8.") from None
         seen: set[str] = set()
@@ -59,6 +59,21 @@ def _form(request: HttpRequest) -> dict[str, str]:
                 seen.add(key)
                 params[key] = value
     return params
+
+
+def form_pairs(text: str) -> list[tuple[str, str]]:
+    """What ``parse_qsl(text, keep_blank_values=True, errors="strict")`` answers, with its
+    decoding done only for the pieces that hold a "+" or a "%": a form's names and most of
+    its values hold neither, and a batch's form is read in half the time."""
+    pairs = []
+    for piece in text.split("&"):
+        if piece:
+            name, _, value = piece.partition("=")
+            if "%" in piece or "+" in piece:
+                name = unquote(name.replace("+", " "), errors="strict")
+                value = unquote(value.replace("+", " "), errors="strict")
+            pairs.append((name, value))
+    return pairs
 
 
 def _tree(flat: dict[str, str]) -> dict:

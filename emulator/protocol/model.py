@@ -21,16 +21,20 @@ def service_model() -> ServiceModel:
     return botocore.session.get_session().get_service_model("sqs")
 
 
-@functools.cache
-def _operation_names() -> frozenset[str]:
-    return frozenset(service_model().operation_names)
+# Operation models by name, filled as they are first asked for: a dict read is a tenth of
+# botocore's cached lookup, which a request made twice (to parse and to answer).
+_OPERATIONS: dict[str, OperationModel] = {}
 
 
 def operation_model(name: str | None) -> OperationModel:
     """The model of operation ``name``, or InvalidAction if SQS has no such operation."""
-    if not name or name not in _operation_names():
-        raise SqsError("InvalidAction", f"The action {name or ''} is not valid for this endpoint.")
-    return service_model().operation_model(name)
+    op = _OPERATIONS.get(name)  # type: ignore[arg-type]
+    if op is None:
+        model = service_model()
+        if not name or name not in model.operation_names:
+            raise SqsError("InvalidAction", f"The action {name or ''} is not valid for this endpoint.")
+        op = _OPERATIONS[name] = model.operation_model(name)
+    return op
 
 
 def invalid_value(value: object, param: str, reason: str) -> SqsError:

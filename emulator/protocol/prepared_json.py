@@ -74,6 +74,7 @@ def _new_reader(shape: Shape) -> Convert:
             if not isinstance(node, dict):
                 raise _type_error(node, "Must be an object.")
             out = {}
+            left = len(node)  # once every key of the node is read, no member is left to find
             for name, convert in members:
                 child = node.get(name)
                 if child is not None:
@@ -82,6 +83,9 @@ def _new_reader(shape: Shape) -> Convert:
                     except _Bad as bad:
                         bad.parts.append(name)
                         raise
+                    left -= 1
+                    if not left:
+                        break
             return out
 
         return structure

@@ -154,7 +154,7 @@ class EmulatorApp:
             return admin.error(refusal.status, refusal.message)
         error = SqsError("AccessDenied", refusal.message)
         sqs = request if isinstance(request, HttpRequest) else HttpRequest.from_environ(request.environ, b"")
-        return protocol.serialize_error(protocol.detect(sqs), error, api.new_uuid())
+        return protocol.serialize_error(protocol.detect(sqs), error, api.new_request_id())
 
     def _caller(self, request: HttpRequest, named: Identity) -> str | None:
         """The caller's account where it is known, whose requests to other accounts' queues
@@ -213,7 +213,9 @@ def _no_operation(request: Request) -> Answer:
     and AWS answers a request in which it finds no operation 404 UnknownOperationException (recorded
     for a queue URL without an action, docs/sqs-reference.md section 3). Nothing runs."""
     sqs = HttpRequest.from_environ(request.environ, b"")
-    return protocol.serialize_error(protocol.detect(sqs), SqsError("UnknownOperationException", ""), api.new_uuid())
+    return protocol.serialize_error(
+        protocol.detect(sqs), SqsError("UnknownOperationException", ""), api.new_request_id()
+    )
 
 
 class _Call:
@@ -225,7 +227,7 @@ class _Call:
         self.app = app
         self.request = request
         self.started = time.perf_counter()
-        self.request_id = api.new_uuid()
+        self.request_id = api.new_request_id()
         self.wire = protocol.detect(request)
         self.operation = "?"
 

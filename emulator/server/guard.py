@@ -154,6 +154,8 @@ class Guard:
 
     def cors_headers(self, request: AnyRequest) -> list[tuple[str, str]]:
         """The CORS headers the answer to `request` carries (none unless its origin is allowed)."""
+        if not self.cors_origins:  # the default: no origin is, and every answer asks
+            return []
         origin = request.headers.get("origin")
         if origin is None or not self.cors_allowed(origin):
             return []

@@ -4,15 +4,16 @@ An access key of exactly 12 digits selects that account (as local AWS
 tooling does); any other key, or none, uses the default account.
 """
 
+import functools
 import re
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from emulator.protocol import HttpRequest
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
 
 
-def valid_account_id(value) -> bool:
+def valid_account_id(value) -> TypeGuard[str]:
     return isinstance(value, str) and len(value) == 12 and value.isdigit()
 
 
@@ -29,13 +30,30 @@ class Identity(NamedTuple):
 
 
 def identify(request: HttpRequest, default_account: str, default_region: str) -> Identity:
-    match = _CREDENTIAL.search(request.headers.get("authorization", ""))
-    if match:
-        access_key, region = match.groups()
-    else:
-        # Presigned query-protocol requests carry the scope in X-Amz-Credential.
-        credential = request.args.get("X-Amz-Credential", "") if request.query_string else ""
-        parts = credential.split("/")
-        access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
-    account = access_key if valid_account_id(access_key) else default_account
-    return Identity(account, region, access_key)
+    header = request.headers.get("authorization", "")
+    # No match spans a comma, so the first is in the header's first part if any is: that part
+    # ("AWS4-HMAC-SHA256 Credential=<key>/<date>/<region>/sqs/aws4_request") is the same on
+    # every request of a client for a day, and its reading is kept; the signature after it never is.
+    first, comma, _ = header.partition(",")
+    identity = _first_identity(first, default_account)
+    if identity is None and comma:
+        identity = _signed_identity(header, default_account)
+    if identity is not None:
+        return identity
+    # Presigned query-protocol requests carry the scope in X-Amz-Credential.
+    credential = request.args.get("X-Amz-Credential", "") if request.query_string else ""
+    parts = credential.split("/")
+    access_key, region = (parts[0], parts[2]) if len(parts) >= 3 else (None, default_region)
+    return Identity(access_key if valid_account_id(access_key) else default_account, region, access_key)
+
+
+def _signed_identity(text: str, default_account: str) -> Identity | None:
+    """The identity of the first credential in `text` (None if it holds none)."""
+    match = _CREDENTIAL.search(text)
+    if match is None:
+        return None
+    access_key, region = match.groups()
+    return Identity(access_key if valid_account_id(access_key) else default_account, region, access_key)
+
+
+_first_identity = functools.lru_cache(maxsize=64)(_signed_identity)  # a client sends the same few again and again

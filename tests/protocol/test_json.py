@@ -117,9 +117,14 @@ def test_json_nested_deeper_than_python_goes_is_the_clients(depth):
 @pytest.mark.parametrize(
     "raw",
     [
-        b'{"MaxNumberOfMessages": 18446744073709551616}',  # past 64 bits: orjson would read a float
+        b'{"MaxNumberOfMessages": 18446744073709551616}',  # past 64 bits: orjson reads a float
         b'{"MaxNumberOfMessages": -9223372036854775809}',
+        b'{"MaxNumberOfMessages": 18446744073709551615}',  # the last orjson reads whole
+        b'{"QueueUrl": 123456789012345678901234567890, "MaxNumberOfMessages": "x"}',
+        b'{"QueueUrl": "q", "MaxNumberOfMessages": 18446744073709551616, "VisibilityTimeout": "x"}',
+        b'{"QueueUrl": "q", "Bogus": 18446744073709551616}',  # an unknown member: ignored either way
         b'{"Entries": [{"Id": "1", "DelaySeconds": 99999999999999999999999}], "QueueUrl": "0000000000"}',
+        b'{"Entries": [{"Id": "1", "DelaySeconds": 99999999999999999999999}, {"Id": 2}], "QueueUrl": "q"}',
         b'{"MaxNumberOfMessages": 1e400}',
         b'{"MaxNumberOfMessages": NaN}',
         b'{"QueueUrl": "\\ud800"}',  # a lone surrogate escape
@@ -127,7 +132,28 @@ def test_json_nested_deeper_than_python_goes_is_the_clients(depth):
         '{"QueueUrl": "q"}'.encode("utf-16"),
         b'\xef\xbb\xbf{"QueueUrl": "q"}',
         b'{"QueueUrl": "q", "QueueUrl": "r"}',
+        b'{"QueueUrl": "q", "MessageBody": "1234567890123456789012345"}',
+        b"18446744073709551616",
+        b"   ",
+        b"[1, 2]",
     ],
 )
-def test_bodies_decode_as_the_standard_library_reads_them(raw):
-    assert repr(awsjson._decoded(raw)) == repr(json.loads(raw))
+def test_bodies_are_read_as_the_standard_library_reads_them(raw, monkeypatch):
+    """orjson reads most bodies; what a request parses to, or the error it gets, is the same
+    as when the standard library reads every body (orjson made to refuse them all)."""
+    target = "AmazonSQS.SendMessageBatch" if b"Entries" in raw else "AmazonSQS.ReceiveMessage"
+    request = raw_request(headers={"X-Amz-Target": target}, data=raw)
+
+    def outcome():
+        try:
+            return repr(protocol.parse("json", request))
+        except SqsError as error:
+            return repr((error.name, error.message))
+
+    fast = outcome()
+
+    def refuse(raw):
+        raise awsjson.orjson.JSONDecodeError("refused", "", 0)
+
+    monkeypatch.setattr(awsjson.orjson, "loads", refuse)
+    assert fast == outcome()

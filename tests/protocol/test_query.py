@@ -1,7 +1,13 @@
 """The query protocol: the tree of dotted keys in (in every form clients send), XML out."""
 
+from urllib.parse import parse_qsl
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from emulator import protocol
 from emulator.errors import SqsError, queue_does_not_exist
+from emulator.protocol import awsquery
 
 from .support import (
     QURL,
@@ -126,3 +132,25 @@ def test_query_integers_of_any_length_are_read_or_refused_never_raised():
     for text in ("9" * 5000, "+" + "1" * 4301):
         err = parse_error(read(text))
         assert (err.name, err.message[-27:]) == ("InvalidParameterValue", "Reason: Must be an integer.")
+
+
+# Names, values, separators and escapes, valid and not (a lone %C3 is not UTF-8).
+_FORM_TEXT = st.lists(
+    st.sampled_from(["a", "B", "=", "&", "+", "%", " ", "%2F", "%2B", "%C3%A9", "%e9", "%C3", "%ZZ", "\u00e9", "%"]),
+    max_size=20,
+).map("".join)
+
+
+@given(_FORM_TEXT)
+@settings(max_examples=500)
+def test_a_form_reads_as_parse_qsl_reads_it(text):
+    """awsquery.form_pairs decodes only the pieces that need it; what it answers, or the
+    error it raises, is parse_qsl's (keep_blank_values, errors="strict")."""
+
+    def outcome(read):
+        try:
+            return read(text)
+        except UnicodeDecodeError as error:
+            return ("UnicodeDecodeError", str(error))
+
+    assert outcome(awsquery.form_pairs) == outcome(lambda t: parse_qsl(t, keep_blank_values=True, errors="strict"))

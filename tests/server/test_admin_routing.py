@@ -189,3 +189,12 @@ def test_the_token_challenge_forbids_framing_and_names_the_inspectors_variable()
         assert client.get(path).status_code in (200, 302), path
     assert client.post("/_emulator/ui/", data=b"{}", content_type="application/json").status_code == 401
     broker.close()
+
+
+def test_a_browser_at_the_endpoint_is_redirected_unless_it_names_an_action(client):
+    """The SQS path reads header names in lower case (emulator/protocol/request.py): an
+    X-Amz-Target sent in any case still marks an SQS request, not a person at a browser."""
+    assert client.get("/", headers={"Accept": "text/html"}).status_code == 302
+    for name in ("X-Amz-Target", "x-amz-target", "X-AMZ-TARGET"):
+        answer = client.get("/", headers={"Accept": "text/html", name: "AmazonSQS.ListQueues"})
+        assert answer.status_code != 302, name

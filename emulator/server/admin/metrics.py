@@ -58,9 +58,9 @@ class Metrics:
         if event_sources is not None:
             self.registry.register(_EventSources(event_sources))
         self.registry.register(_Waits(broker.waits))
-
-    def observe(self, operation: str, outcome: str, seconds: float) -> None:
-        self._requests.observe(operation, outcome, seconds)
+        # observe(operation, outcome, seconds): a request served. The requests' own method, not one
+        # that calls it: a call less on every request.
+        self.observe = self._requests.observe
 
 
 class _Requests:

@@ -42,7 +42,7 @@ def admits(request: Request | HttpRequest, token: str) -> bool:
 
 def carried(request: Request | HttpRequest, token: str) -> bool:
     """Whether the request carries the token in its Authorization header."""
-    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
     return scheme.lower() == "bearer" and _matches(given.strip(), token)
 
 

@@ -33,7 +33,7 @@ def wanted_by_browser(request: Request | HttpRequest) -> bool:
         request.path == "/"
         and request.method in ("GET", "HEAD")
         and "Action" not in request.args
-        and "X-Amz-Target" not in request.headers
+        and "x-amz-target" not in request.headers
         and any(value == "text/html" and quality > 0 for value, quality in request.accept_mimetypes)
     )
 

@@ -124,7 +124,7 @@ class Connection(asyncio.BufferedProtocol):
         self.draining = False  # a large answer went to the kernel: it must be read by the deadline
         # the request being read
         self.url = b""
-        self.fields: dict[str, str] = {}  # by lower-case name, repeats joined (RFC 9110 5.3)
+        self.fields = Headers()  # by lower-case name, repeats joined (RFC 9110 5.3)
         self.request: HttpRequest | None = None
         self.parts: list[bytes] = []
         self.size = 0
@@ -209,7 +209,7 @@ class Connection(asyncio.BufferedProtocol):
         self.deadline = self.began + self.shared.limits.request_timeout
         self.shared.connections.busy(self)
         self.url = b""
-        self.fields = {}
+        self.fields = Headers()
         self.parts = []
         self.size = 0
 
@@ -243,7 +243,7 @@ class Connection(asyncio.BufferedProtocol):
                 return
             path, query = url.path or b"/", url.query or b""
         raw_path = path.decode("utf-8", "replace")
-        headers = Headers(self.fields)
+        headers = self.fields
         request = HttpRequest(
             parser.get_method().decode("ascii"),
             unquote(raw_path, errors="replace") if "%" in raw_path else raw_path,
@@ -258,9 +258,8 @@ class Connection(asyncio.BufferedProtocol):
         if refused is not None:
             self._refuse(refused)
             return
-        fields = self.fields
-        self.limit = self.shared.limits.body_limit(fields.get("content-type"))
-        length = fields.get("content-length")
+        self.limit = self.shared.limits.body_limit(headers.get("content-type"))
+        length = headers.get("content-length")
         if length is not None and int(length) > self.limit:  # llhttp has checked that it is a number
             self._refuse(self._too_large(request))
             return
@@ -269,9 +268,9 @@ class Connection(asyncio.BufferedProtocol):
         self.state = BODY
         self.deadline = self.shared.loop.time() + self.shared.limits.request_timeout
         if (
-            "expect" in fields
-            and fields["expect"].lower() == "100-continue"
-            and (length not in (None, "0") or "transfer-encoding" in fields)
+            "expect" in headers
+            and headers["expect"].lower() == "100-continue"
+            and (length not in (None, "0") or "transfer-encoding" in headers)
             and not (self.busy or self.ready)  # a 100 now would come before an earlier answer
         ):
             self.transport.write(CONTINUE)  # type: ignore[union-attr]
