@@ -1,4 +1,4 @@
-"""Where the RSGI entry (emulator/server/http/entry.py) runs a request: an SQS request
+"""Where the HTTP server (emulator/server/http/) runs a request: an SQS request
 that never waits runs on the server's event loop as soon as it is read; slow SQS work
 and werkzeug's way (the admin API) on worker threads; a long poll waits on its queue's
 wake-up holding no thread. Through real HTTP requests on loopback, with the app's own
@@ -7,6 +7,7 @@ hooks wrapped to record the thread each ran on."""
 import http.client
 import json
 import threading
+import time
 
 import pytest
 
@@ -107,3 +108,27 @@ def test_the_admin_api_runs_on_a_worker(emulator, monkeypatch):
     finally:
         connection.close()
     assert len(threads) == 1 and threads[0].startswith("sqs-emulator-http")
+
+
+def test_a_waiting_long_poll_is_answered_when_the_server_stops():
+    # Stopping releases every wait: the poll is answered (empty, 200) on its connection
+    # before the connections close, rather than cut off.
+    built = build(Options(port=0, clock="manual"))
+    thread = built.http.start("the-loop")
+    try:
+        port = built.http.server_port
+        url = _call(port, "CreateQueue", {"QueueName": "stopping"})["QueueUrl"]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        body = json.dumps({"QueueUrl": url, "WaitTimeSeconds": 20})
+        connection.request("POST", "/", body, {TARGET: "AmazonSQS.ReceiveMessage", "Content-Type": JSON})
+        deadline = time.monotonic() + 10
+        while built.broker.waits.waiting < 1:  # until the poll waits on the server
+            assert time.monotonic() < deadline, "the long poll never waited"
+            time.sleep(0.01)
+        built.http.shutdown()
+        response = connection.getresponse()
+        assert response.status == 200 and "Messages" not in json.loads(response.read())
+    finally:
+        built.http.shutdown()
+        thread.join()
+        built.close()

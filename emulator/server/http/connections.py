@@ -56,6 +56,10 @@ class Connections:
         self.open.discard(connection)
         self._idle.pop(connection, None)
 
+    def waiting(self) -> list[asyncio.Task]:
+        """The tasks of requests being answered that wait (long polls, commits, slow work)."""
+        return [connection.task for connection in self.open if connection.task is not None]
+
     def close_all(self) -> None:
         for connection in list(self.open):
             connection.close()

@@ -24,6 +24,7 @@ from emulator.server.http.sockets import listen
 
 READY_TIMEOUT = 10.0  # seconds for the listener to take a connection after start
 DESCRIPTORS_BESIDE_CONNECTIONS = 64  # epoll, the store, the loop's own, temporary files
+STOP_GRACE = 1.0  # seconds the answers of released long polls may take to be written at shutdown
 
 
 class HttpServer:
@@ -69,7 +70,10 @@ class HttpServer:
             await self._stopping
         finally:
             server.close()
-            self._entry.release()
+            self._entry.release()  # the waiting long polls answer what they have...
+            waiting = connections.waiting()
+            if waiting:
+                await asyncio.wait(waiting, timeout=STOP_GRACE)  # ...and are written, before the close
             connections.close_all()
             await asyncio.sleep(0)  # the connections' losses run before the loop closes
 
