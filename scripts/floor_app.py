@@ -78,6 +78,8 @@ class OnTheEmulatorsServer:
     def takes_werkzeug(self, method: str, path: str) -> bool:
         return False
 
+    refuses_unsigned = False
+
     def refused_early(self, request):
         return None
 

@@ -125,6 +125,11 @@ class EmulatorApp:
         path = "/" + path.lstrip("/")
         return method not in SQS_METHODS or admin.claims(path) or compat.claims(path)
 
+    @property
+    def refuses_unsigned(self) -> bool:
+        """Whether refused_early() refuses anything: with --require-auth."""
+        return self.verifier is not None
+
     def refused_early(self, request: HttpRequest) -> Answer | None:
         """Under --require-auth, the answer to an SQS request that carries no signature at all,
         from its head alone: its body is never read (nor held)."""

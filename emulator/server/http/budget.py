@@ -8,15 +8,13 @@ from collections.abc import Callable
 
 
 class Budget:
+    """`used` against `total`; connections add to `used` directly on their hot path."""
+
     def __init__(self, total: int):
         self.total = total
         self.used = 0
         self.waited = 0  # how many times a connection had to wait for it (for the metrics)
         self._waiting: deque[Callable[[], None]] = deque()
-
-    @property
-    def spent(self) -> bool:
-        return self.used >= self.total
 
     def take(self, size: int) -> None:
         self.used += size

@@ -31,7 +31,7 @@ import struct
 import termios
 import time
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from email.utils import formatdate
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Protocol
@@ -62,6 +62,7 @@ NO_BODY = frozenset({204, 304})
 # no write of ours waits: its deadline is checked against the kernel's unsent bytes.
 LARGE_ANSWER = 64 * 1024
 MAX_PIPELINED = 8  # requests read ahead of their answers
+MAX_CONTENT_TYPES = 64  # the body limits cached by content type
 
 # What a connection is doing (Connection.state).
 IDLE = 0  # waiting for a request (none begun)
@@ -73,8 +74,9 @@ DONE = 3  # nothing more is read: refused, or closing
 class Door(Protocol):
     """What the connection asks of the app's side (emulator/server/http/entry.py)."""
 
-    def early(self, request: HttpRequest) -> Answer | None:
-        """The answer to a request refused from its head alone, before its body is read."""
+    # The answer to a request refused from its head alone, before its body is read; None
+    # where no request is (no --require-auth).
+    early: Callable[[HttpRequest], Answer | None] | None
 
     def refusal(self, request: HttpRequest, code: str, message: str) -> Answer:
         """An error of the HTTP layer, in the protocol the request's headers name."""
@@ -94,20 +96,32 @@ class Shared:
         self.bodies = Budget(limits.body_budget)
         self.answers = Budget(limits.answer_budget)
         self.view = memoryview(bytearray(READ_SIZE))
-        self._second = 0
-        self._date = ""
+        self.date_line = ""  # "Date: ...\r\n", kept by a timer rather than read a request
+        self._body_limits: dict[str | None, int] = {}  # by content type: clients send a few
 
-    def date(self) -> str:
-        now = int(time.time())
-        if now != self._second:
-            self._second = now
-            self._date = formatdate(now, usegmt=True)
-        return self._date
+    def keep_date(self) -> None:
+        """Write the Date line now and once a second from now on (on the loop)."""
+        self.date_line = f"Date: {formatdate(time.time(), usegmt=True)}\r\n"
+        self.loop.call_later(1.0, self.keep_date)
+
+    def body_limit(self, content_type: str | None) -> int:
+        limit = self._body_limits.get(content_type)
+        if limit is None:
+            limit = self.limits.body_limit(content_type)
+            if len(self._body_limits) < MAX_CONTENT_TYPES:
+                self._body_limits[content_type] = limit
+        return limit
 
 
 class Connection(asyncio.BufferedProtocol):
     def __init__(self, shared: Shared):
         self.shared = shared
+        self.loop = shared.loop
+        self.limits = shared.limits
+        self.door = shared.door
+        self.bodies = shared.bodies
+        self.answers = shared.answers
+        self.idle_order = shared.connections.idle_order
         self.parser = httptools.HttpRequestParser(self)
         self.transport: asyncio.Transport | None = None
         self.peer = Peer("", 0, "")
@@ -205,9 +219,9 @@ class Connection(asyncio.BufferedProtocol):
             return  # refused: what follows in the same read is never run
         self.draining = False  # its client read on: it has sent another request
         self.state = HEAD
-        self.began = self.shared.loop.time()
-        self.deadline = self.began + self.shared.limits.request_timeout
-        self.shared.connections.busy(self)
+        self.began = self.loop.time()
+        self.deadline = self.began + self.limits.request_timeout
+        self.idle_order.pop(self, None)
         self.url = b""
         self.fields = Headers()
         self.parts = []
@@ -253,12 +267,13 @@ class Connection(asyncio.BufferedProtocol):
             "http",
             raw_path,
         )
-        door = self.shared.door
-        refused = door.early(request)
-        if refused is not None:
-            self._refuse(refused)
-            return
-        self.limit = self.shared.limits.body_limit(headers.get("content-type"))
+        early = self.door.early
+        if early is not None:
+            refused = early(request)
+            if refused is not None:
+                self._refuse(refused)
+                return
+        self.limit = self.shared.body_limit(headers.get("content-type"))
         length = headers.get("content-length")
         if length is not None and int(length) > self.limit:  # llhttp has checked that it is a number
             self._refuse(self._too_large(request))
@@ -266,7 +281,7 @@ class Connection(asyncio.BufferedProtocol):
         self.request = request
         self.keep = parser.should_keep_alive()
         self.state = BODY
-        self.deadline = self.shared.loop.time() + self.shared.limits.request_timeout
+        self.deadline = self.loop.time() + self.limits.request_timeout
         if (
             "expect" in headers
             and headers["expect"].lower() == "100-continue"
@@ -285,9 +300,9 @@ class Connection(asyncio.BufferedProtocol):
             return
         self.parts.append(body)
         self.held += size
-        bodies = self.shared.bodies
-        bodies.take(size)
-        if bodies.spent and not self.starved:
+        bodies = self.bodies
+        bodies.used += size
+        if bodies.used >= bodies.total and not self.starved:
             self.starved = True
             bodies.wait(self._fed)
 
@@ -298,7 +313,9 @@ class Connection(asyncio.BufferedProtocol):
         assert request is not None
         parts = self.parts
         request.body = parts[0] if len(parts) == 1 else b"".join(parts)
-        self._give_back_body()
+        if self.held:
+            held, self.held = self.held, 0
+            self.bodies.give(held)
         self.ready.append((request, self.keep))
         self.request = None
         self.parts = []
@@ -309,10 +326,11 @@ class Connection(asyncio.BufferedProtocol):
 
     def _next(self) -> None:
         """Answer the next request read, unless one is being answered; idle when none is left."""
+        answers = self.answers
         while not self.busy and self.ready:
-            if self.shared.answers.spent:
+            if answers.used >= answers.total:
                 self.busy = True  # until the answers' budget has room (_resume)
-                self.shared.answers.wait(self._resume)
+                answers.wait(self._resume)
                 return
             item, keep = self.ready.popleft()
             self.busy = True
@@ -320,7 +338,7 @@ class Connection(asyncio.BufferedProtocol):
                 self._write(item, False, False)
                 return
             try:
-                outcome = self.shared.door.start(item, self.peer)
+                outcome = self.door.start(item, self.peer)
             except Exception as exc:  # a bug of ours: an answer still, and the loop keeps serving
                 log_internal_error(log, f"serving {item.method}", exc)
                 outcome = Answer(500, [], b"")
@@ -328,7 +346,7 @@ class Connection(asyncio.BufferedProtocol):
             if isinstance(outcome, Answer):
                 self._write(outcome, keep, item.method == "HEAD")
             else:
-                self.task = self.shared.loop.create_task(self._finish(outcome, keep, item.method == "HEAD"))
+                self.task = self.loop.create_task(self._finish(outcome, keep, item.method == "HEAD"))
                 return
         if not self.busy and not self.ready and self.state == IDLE:
             self._idle()
@@ -356,7 +374,7 @@ class Connection(asyncio.BufferedProtocol):
             return
         keep = keep and not self.eof
         status, headers, body = answer
-        lines = [_status_line(status)]
+        lines = [_STATUS_LINES.get(status) or _status_line(status)]
         bodiless = head or status in NO_BODY
         for name, value in headers:
             # the length written is the body's (werkzeug and answers.py name it so)
@@ -364,7 +382,7 @@ class Connection(asyncio.BufferedProtocol):
                 lines.append(f"{name}: {value}\r\n")
         if not bodiless:
             lines.append(f"Content-Length: {len(body)}\r\n")
-        lines.append(f"Date: {self.shared.date()}\r\n")
+        lines.append(self.shared.date_line)
         if not keep:
             lines.append("Connection: close\r\n")
         lines.append("\r\n")
@@ -420,8 +438,8 @@ class Connection(asyncio.BufferedProtocol):
             return
         self.state = IDLE
         if not self.draining:
-            self.deadline = self.shared.loop.time() + self.shared.limits.idle_timeout
-        self.shared.connections.idle(self)
+            self.deadline = self.loop.time() + self.limits.idle_timeout
+        self.idle_order[self] = None
         if not self.reading and not self.starved:
             self.reading = True
             self.transport.resume_reading()  # type: ignore[union-attr]

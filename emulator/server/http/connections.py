@@ -25,7 +25,8 @@ class Connections:
         self.loop = loop
         self.cap = limits.max_connections
         self.open: set[Connection] = set()
-        self._idle: dict[Connection, None] = {}  # in the order they became idle
+        # idle connections in the order they became idle; connections add and remove themselves
+        self.idle_order: dict[Connection, None] = {}
         self.evicted = 0
         self.turned_away = 0
         self._every = min(SWEEP_SECONDS, limits.request_timeout / 4, limits.idle_timeout / 4, limits.write_timeout / 4)
@@ -34,7 +35,7 @@ class Connections:
     def admit(self, connection: Connection) -> bool:
         """Whether `connection` may stay open (at the cap, another is closed for it when one can be)."""
         if len(self.open) >= self.cap:
-            victim = next(iter(self._idle), None) or self._slowest()
+            victim = next(iter(self.idle_order), None) or self._slowest()
             if victim is None:
                 self.turned_away += 1
                 return False
@@ -46,15 +47,9 @@ class Connections:
             self._sweeping = self.loop.call_later(self._every, self._sweep)
         return True
 
-    def idle(self, connection: Connection) -> None:
-        self._idle[connection] = None
-
-    def busy(self, connection: Connection) -> None:
-        self._idle.pop(connection, None)
-
     def remove(self, connection: Connection) -> None:
         self.open.discard(connection)
-        self._idle.pop(connection, None)
+        self.idle_order.pop(connection, None)
 
     def waiting(self) -> list[asyncio.Task]:
         """The tasks of requests being answered that wait (long polls, commits, slow work)."""
@@ -64,7 +59,7 @@ class Connections:
         for connection in list(self.open):
             connection.close()
         self.open.clear()
-        self._idle.clear()
+        self.idle_order.clear()
         if self._sweeping is not None:
             self._sweeping.cancel()
             self._sweeping = None

@@ -26,6 +26,10 @@ WORKERS = 8  # threads for werkzeug's way and slow SQS work; nothing that waits 
 class App(DrivenApp, Protocol):
     """What the door asks of an app (emulator/server/app.py's EmulatorApp), beyond the driver's."""
 
+    @property
+    def refuses_unsigned(self) -> bool:
+        """Whether refused_early() can refuse anything (--require-auth)."""
+
     def refused_early(self, request: HttpRequest) -> Answer | None:
         """The answer to a request refused from its head alone (no body read yet)."""
 
@@ -35,7 +39,7 @@ class Entry:
         self.app = app
         self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="sqs-emulator-http")
         self._driver: LoopDriver | None = None
-        self.early: Callable[[HttpRequest], Answer | None] = app.refused_early
+        self.early: Callable[[HttpRequest], Answer | None] | None = app.refused_early if app.refuses_unsigned else None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._driver = LoopDriver(self.app, loop, self._pool)

@@ -63,6 +63,7 @@ class HttpServer:
         self._entry.bind(loop)
         connections = self._connections = Connections(loop, self.limits)
         shared = Shared(loop, self.limits, self._entry, connections)
+        shared.keep_date()
         server = await loop.create_server(lambda: Connection(shared), sock=self._listener, backlog=1024)
         self._stopping = loop.create_future()
         self._ready.set()
