@@ -11,12 +11,13 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
+from compat_tests.local_http import LocalHttp
 from compat_tests.servers import REPO_ROOT
 
 CHROMIUM = "/usr/bin/chromium"
@@ -118,7 +119,7 @@ def screenshot(page, name: str) -> None:
     page.screenshot(path=str(artifact_dir() / name), full_page=True)
 
 
-class OtherOrigin:
+class OtherOrigin(LocalHttp):
     """A page server on its own port of 127.0.0.1: answers GET `path` with the HTML given
     for it (204 for any other), and records every request: method, path, headers, body."""
 
@@ -155,16 +156,9 @@ class OtherOrigin:
             def log_message(self, *args):
                 pass
 
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._http.server_port}"
-        self._thread = threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True)
-        self._thread.start()
+        super().__init__(Handler)
 
     def seen(self) -> str:
         """Everything received so far, as one text to search."""
         with self._lock:
             return json.dumps(self.requests)
-
-    def close(self) -> None:
-        self._http.shutdown()
-        self._http.server_close()

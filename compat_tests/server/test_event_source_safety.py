@@ -17,7 +17,7 @@ import socket
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import psutil
 import pytest
@@ -25,6 +25,7 @@ import pytest
 from compat_tests.conftest import TARGET
 from compat_tests.helpers import RawClient, sqs_client
 from compat_tests.helpers import admin_call as call
+from compat_tests.local_http import LocalHttp
 from compat_tests.servers import start_emulator
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="event source mappings are the emulator's own")
@@ -44,7 +45,7 @@ def wait_for(endpoint, mapping_id, predicate, timeout=REAL_WAIT) -> dict:
         time.sleep(0.02)
 
 
-class Site:
+class Site(LocalHttp):
     """A small HTTP server on loopback: answer(method, path) -> (status, headers, body); hits kept."""
 
     def __init__(self, answer):
@@ -68,13 +69,7 @@ class Site:
             def log_message(self, *args):
                 pass
 
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._http.server_port}"
-        threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True).start()
-
-    def close(self):
-        self._http.shutdown()
-        self._http.server_close()
+        super().__init__(Handler)
 
 
 @pytest.fixture

@@ -11,11 +11,10 @@ file are the emulator's own.
 
 import json
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
@@ -25,6 +24,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from compat_tests.conftest import TARGET
 from compat_tests.helpers import admin_call as call
 from compat_tests.helpers import counts, sqs_client
+from compat_tests.local_http import LocalHttp
 from compat_tests.restartable import refused_start
 from compat_tests.servers import start_emulator
 
@@ -46,7 +46,7 @@ def wait_for(endpoint, mapping_id, predicate, timeout=REAL_WAIT) -> dict:
         time.sleep(0.02)
 
 
-class InvokeServer:
+class InvokeServer(LocalHttp):
     """POST /2015-03-31/functions/function/invocations as the runtime interface emulator
     serves it: the event in, 200 and the handler's result out; a handler's exception is
     200 with Lambda's error object (aws-lambda-runtime-interface-emulator issue 20)."""
@@ -75,13 +75,7 @@ class InvokeServer:
             def log_message(self, *args):
                 pass
 
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._http.server_port}{INVOKE_PATH}"
-        threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True).start()
-
-    def close(self):
-        self._http.shutdown()
-        self._http.server_close()
+        super().__init__(Handler, INVOKE_PATH)
 
 
 @pytest.fixture
