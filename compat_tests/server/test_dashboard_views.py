@@ -206,6 +206,7 @@ def test_faults_are_edited_from_the_page(dashboard, endpoint, sqs, queue):
         "duplicate_delivery": 0.5,
         "lost_delete": 0.0,
         "delayed_visibility_seconds": 3.0,
+        "loose": False,
         "seed": 7,
     }
     expect(page.get_by_test_id("faults-clear")).to_be_enabled()
