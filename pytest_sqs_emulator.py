@@ -22,7 +22,8 @@ Configured by ini options (pytest.ini's [pytest], pyproject's [tool.pytest.ini_o
 each serve()'s keyword of the same name: sqs_emulator_account_id, sqs_emulator_clock, sqs_emulator_config (a path
 from the ini file's folder), sqs_emulator_auto_create, sqs_emulator_purge_cooldown,
 sqs_emulator_recreate_cooldown, sqs_emulator_receipts, sqs_emulator_port,
-sqs_emulator_long_poll_cap, sqs_emulator_queue_urls; a test marked `@pytest.mark.sqs_emulator(clock="real", ...)`
+sqs_emulator_long_poll_cap, sqs_emulator_queue_urls, sqs_emulator_loose,
+sqs_emulator_loose_seed; a test marked `@pytest.mark.sqs_emulator(clock="real", ...)`
 gets an emulator of its own with those keywords over the ini's (`config` from the
 test file's folder).
 
@@ -66,6 +67,8 @@ OPTIONS = (
     "port",
     "long_poll_cap",
     "queue_urls",
+    "loose",  # standard queues as loose as AWS's (docs/guides/testing.md)
+    "loose_seed",
 )
 AWS_ENV = "sqs_emulator_aws_env"
 INI_NAMES = (*(f"sqs_emulator_{name}" for name in OPTIONS), AWS_ENV)

@@ -223,6 +223,7 @@ def test_seeded_faults_are_reproducible(own_server):
         ("POST", "/_emulator/clock/advance", {"seconds": "soon"}, 400, "seconds must be a number"),
         ("POST", "/_emulator/clock/set", {"time": "next tuesday"}, 400, "ISO 8601"),
         ("PUT", "/_emulator/faults", {"queue": "QUEUE", "duplicate_delivery": 2}, 400, "is a probability"),
+        ("PUT", "/_emulator/faults", {"queue": "QUEUE", "loose": "yes"}, 400, "loose must be true or false"),
         ("PUT", "/_emulator/faults", {"queue": "QUEUE", "explode": 1}, 400, "unknown fault 'explode'"),
         ("PUT", "/_emulator/faults", {"queue": "QUEUE", "seed": "x"}, 400, "seed must be an integer"),
         ("PUT", "/_emulator/faults", [1, 2], 400, "must be a JSON object"),

@@ -135,6 +135,7 @@ def test_a_config_file_sets_fault_policies(server_with, tmp_path):
             "duplicate_delivery": 0.0,
             "lost_delete": 1.0,
             "delayed_visibility_seconds": 0.0,
+            "loose": False,
             "seed": 3,
         }
     url = sqs.get_queue_url(QueueName="flaky")["QueueUrl"]
@@ -144,9 +145,39 @@ def test_a_config_file_sets_fault_policies(server_with, tmp_path):
     assert sqs.receive_message(QueueUrl=url)["Messages"][0]["MessageId"] == message["MessageId"]
 
 
-def test_a_bad_fault_in_a_config_file_is_named(tmp_path):
+def test_a_config_file_makes_a_standard_queue_loose(server_with, tmp_path):
+    config = tmp_path / "loose.toml"
+    config.write_text('[[queues]]\nname = "loose"\nfaults = { loose = true, seed = 1 }\n')
+    _, sqs = server_with("--config", str(config))
+    url = sqs.get_queue_url(QueueName="loose")["QueueUrl"]
+    for n in range(5):
+        sqs.send_message(QueueUrl=url, MessageBody=str(n))
+    answer = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=1)["Messages"]
+    bodies = [message["Body"] for message in answer]
+    assert sorted(bodies) == ["0", "1", "2", "3", "4"] != bodies  # all of them (a long poll), out of send order
+
+
+@pytest.mark.parametrize(
+    "faults, problem",
+    [
+        ("{ lost_delete = 3 }", "lost_delete is a probability, from 0 to 1"),
+        ("{ loose = 1 }", "loose must be true or false"),
+    ],
+)
+def test_a_bad_fault_in_a_config_file_is_named(tmp_path, faults, problem):
     config = tmp_path / "faults.toml"
-    config.write_text('[[queues]]\nname = "flaky"\nfaults = { lost_delete = 3 }\n')
+    config.write_text(f'[[queues]]\nname = "flaky"\nfaults = {faults}\n')
     result = refused_start("--config", str(config))
     assert result.returncode != 0
-    assert f"{config}: queue 'flaky': faults: lost_delete is a probability, from 0 to 1" in result.stderr
+    assert f"{config}: queue 'flaky': faults: {problem}" in result.stderr
+
+
+def test_a_fifo_queue_of_a_config_file_refuses_loose(tmp_path):
+    config = tmp_path / "faults.toml"
+    config.write_text(
+        '[[queues]]\nname = "jobs.fifo"\nattributes = { FifoQueue = "true" }\nfaults = { loose = true }\n'
+    )
+    result = refused_start("--config", str(config))
+    assert result.returncode != 0
+    refusal = "queue 'jobs.fifo': faults: loose is for standard queues: a FIFO queue keeps its order"
+    assert f"{config}: {refusal}" in result.stderr

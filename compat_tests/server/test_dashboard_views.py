@@ -206,6 +206,7 @@ def test_faults_are_edited_from_the_page(dashboard, endpoint, sqs, queue):
         "duplicate_delivery": 0.5,
         "lost_delete": 0.0,
         "delayed_visibility_seconds": 3.0,
+        "loose": False,
         "seed": 7,
     }
     expect(page.get_by_test_id("faults-clear")).to_be_enabled()
@@ -221,6 +222,24 @@ def test_faults_are_edited_from_the_page(dashboard, endpoint, sqs, queue):
     assert admin_call(endpoint, "GET", f"/_emulator/faults?queue={urllib.parse.quote(queue)}")[1]["faults"] is None
     sqs.send_message(QueueUrl=queue, MessageBody="no faults now")
     assert len(sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10)["Messages"]) == 1
+
+
+def test_the_page_makes_a_standard_queue_loose_and_not_a_fifo_one(dashboard, endpoint, queue_factory):
+    url = queue_factory()
+    fifo = queue_factory(name=unique_name("loose") + ".fifo", attributes={"FifoQueue": "true"})
+    page = dashboard()
+    select(page, url)
+    page.get_by_test_id("fault-loose").check()
+    page.get_by_test_id("fault-seed").fill("1")
+    page.get_by_test_id("faults-button").click()
+    expect(page.get_by_test_id("notice")).to_have_text(f"Faults of {name_of(url)} saved")
+    faults = admin_call(endpoint, "GET", f"/_emulator/faults?queue={urllib.parse.quote(url)}")[1]["faults"]
+    assert (faults["loose"], faults["seed"]) == (True, 1)
+    select(page, fifo)
+    expect(page.get_by_test_id("fault-loose")).to_be_disabled()  # a FIFO queue keeps its order
+    expect(page.get_by_test_id("fault-loose")).not_to_be_checked()
+    select(page, url)
+    expect(page.get_by_test_id("fault-loose")).to_be_checked()  # the policy in force, from the API
 
 
 @pytest.mark.parametrize("width", [1500, 800])

@@ -9,6 +9,7 @@ import threading
 from emulator import limits
 from emulator.engine import redrive
 from emulator.engine.clock import Clock, ManualClock, RealClock
+from emulator.engine.faults import FaultPolicy
 from emulator.engine.fifo import FifoQueue
 from emulator.engine.journal import NO_JOURNAL, Journal
 from emulator.engine.move_tasks import RUNNING, MoveTask
@@ -30,11 +31,14 @@ class Broker:
         journal: Journal = NO_JOURNAL,
         max_waits: int = DEFAULT_MAX_WAITS,
         observer: BrokerObserver | None = None,
+        loose_seed: int | None = None,
     ):
         self.clock = clock or RealClock()
         self.waits = Waits(max_waits)  # long polls waiting now, against their cap
         self.journal = journal
         self.receipts = receipts  # what an earlier receipt handle may do on a standard queue (receipts.py)
+        # Not None: every standard queue starts loose (loose.py), its policy seeded with it.
+        self.loose_seed = loose_seed
         self.scheduler = HeapScheduler(self.clock)
         self.purge_cooldown = purge_cooldown
         self.recreate_cooldown = recreate_cooldown
@@ -110,7 +114,7 @@ class Broker:
             return queue, True
 
     def _new_queue(self, kind: type[Queue], account: str, region: str, name: str, attributes: dict[str, str]) -> Queue:
-        return kind(
+        queue = kind(
             account,
             region,
             name,
@@ -122,6 +126,9 @@ class Broker:
             self.journal,
             self._on_sent,
         )
+        if self.loose_seed is not None and not queue.fifo:
+            queue.faults = FaultPolicy(loose=True, seed=self.loose_seed)
+        return queue
 
     def set_attributes(self, queue: Queue, attributes: dict[str, str]) -> None:
         with self._lock:

@@ -8,15 +8,20 @@ faults let a user prove their consumer copes, reproducibly (seeded):
   a new receipt handle (what happens on SQS when a visibility timeout is too short);
 * lost delete: DeleteMessage answers success, the message stays and comes back
   when its visibility timeout ends;
-* delayed visibility: a sent message becomes visible that many seconds late.
+* delayed visibility: a sent message becomes visible that many seconds late;
+* loose (standard queues only): best-effort order and short polls that see a
+  sample, as AWS documents them (loose.py).
 
 Off by default: a queue without a policy pays one attribute test per call.
 """
 
 import random
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from emulator import limits
+from emulator.engine.loose import loosened
+from emulator.engine.message import Message
 
 
 @dataclass
@@ -24,6 +29,7 @@ class FaultPolicy:
     duplicate_delivery: float = 0.0  # probability per delivered message
     lost_delete: float = 0.0  # probability per delete
     delayed_visibility_seconds: float = 0.0
+    loose: bool = False
     seed: int | None = None
     _rng: random.Random = field(init=False, repr=False, compare=False)
 
@@ -34,6 +40,8 @@ class FaultPolicy:
                 raise ValueError(f"{name} is a probability, from 0 to 1")
         if not 0.0 <= self.delayed_visibility_seconds <= limits.MAX_DELAY_SECONDS:
             raise ValueError(f"delayed_visibility_seconds is from 0 to {limits.MAX_DELAY_SECONDS}")
+        if not isinstance(self.loose, bool):
+            raise ValueError("loose is true or false")
         self._rng = random.Random(self.seed)
 
     def duplicate(self) -> bool:
@@ -42,10 +50,17 @@ class FaultPolicy:
     def lose_delete(self) -> bool:
         return self.lost_delete > 0 and self._rng.random() < self.lost_delete
 
+    def loosen(
+        self, picks: Generator[Message, None, None], room: int, short_poll: bool, put_back: Callable[[Message], None]
+    ) -> Generator[Message, None, None]:
+        """A loose receive's picks (loose.py), from this policy's seeded sequence."""
+        return loosened(picks, room, short_poll, self._rng, put_back)
+
     def as_dict(self) -> dict:
         return {
             "duplicate_delivery": self.duplicate_delivery,
             "lost_delete": self.lost_delete,
             "delayed_visibility_seconds": self.delayed_visibility_seconds,
+            "loose": self.loose,
             "seed": self.seed,
         }

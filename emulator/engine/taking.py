@@ -2,7 +2,8 @@
 the room left in flight (at the in-flight limit, nothing or OverLimit), each message delivered (a fresh receipt handle, its receive
 count bumped, its visibility armed), except one that reached its redrive policy's
 maxReceiveCount, which moves to the dead-letter queue instead (transfers.py); and
-the queue's injected faults (faults.py) applied to what was delivered."""
+the queue's injected faults (faults.py) applied to what was delivered. A loose
+standard queue's receive looks at a sample, in a shuffled order (loose.py)."""
 
 from collections.abc import Callable
 
@@ -35,7 +36,10 @@ def take(
     # Only deliveries take room in flight (a dead-letter move takes none).
     room = min(max_messages, limits.MAX_INFLIGHT - states.count(INFLIGHT))
     deliver = states.deliver
+    faults = queue.faults
     picks = states.pick()
+    if faults is not None and faults.loose and not queue.fifo:  # FIFO queues keep their order
+        picks = faults.loosen(picks, room, wait_seconds == 0, states.put_back_picked)
     try:
         for message in picks:
             outcome = dead_letter(message, now) if dead_letter is not None else None
@@ -53,7 +57,6 @@ def take(
         picks.close()
     if held_back is not None:
         states.put_back_picked(held_back)
-    faults = queue.faults
     if visibility_timeout == 0 or faults:
         for delivery in deliveries:
             if visibility_timeout == 0:

@@ -56,6 +56,8 @@ class Options:
     auto_create: bool = False
     cooldowns: str = "aws"  # "off" overrides purge_cooldown and recreate_cooldown with 0
     long_poll_cap: float | None = None  # real seconds an empty long poll may wait at most; None: no cap
+    loose: bool = False  # standard queues as loose as AWS's (emulator/engine/loose.py)
+    loose_seed: int = 0  # with loose: each standard queue's policy is seeded with it
     queue_urls: str = "aws"  # the form of queue URLs: aws, path or host (emulator/api/queue_urls.py)
     # Host names requests may name besides loopback, IP addresses and --hostname ("*": any).
     allowed_hosts: tuple[str, ...] = ()
@@ -131,6 +133,7 @@ def build(options: Options, listen: bool = True) -> Emulator:
         journal=store,
         max_waits=options.max_waits,
         observer=collector,
+        loose_seed=options.loose_seed if options.loose else None,
     )
     code_token = secrets.token_urlsafe(24) if options.allow_code_targets else None
     event_sources = EventSources(clock, code_token)

@@ -91,7 +91,10 @@ class _Entry:
         self.faults = (
             None
             if faults is None
-            else fault_policy(faults, lambda message: ConfigError(f"{self.where}: faults: {message}"))
+            # A FIFO queue's name ends in .fifo (AWS's rule), so the name tells before it exists.
+            else fault_policy(
+                faults, lambda message: ConfigError(f"{self.where}: faults: {message}"), self.name.endswith(".fifo")
+            )
         )
         self.attributes = {name: self._attribute(name, value) for name, value in self._table(raw, "attributes").items()}
         policy = self.attributes.get("RedrivePolicy")

@@ -348,6 +348,15 @@ TABLE = (
         Seconds(),
         "the most real seconds an empty long poll waits, whatever its WaitTimeSeconds (test suites: 0.1)",
     ),
+    Option(
+        "loose",
+        Flag(),
+        "standard queues as loose as AWS's: a receive may answer out of send order and a short poll sees a "
+        "sample (some or none of the messages waiting); FIFO queues keep their order",
+    ),
+    Option(
+        "loose_seed", Integer(0, 2**32 - 1, "SEED"), "with --loose: the seed of each queue's choices (a run repeats)"
+    ),
 )
 BY_NAME = {option.name: option for option in TABLE}
 NOT_IN_A_FILE = ("config",)  # the file cannot name itself

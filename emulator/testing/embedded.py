@@ -115,7 +115,7 @@ class EmulatorServer:
 
     def faults(self, queue: str, **fields) -> dict | None:
         """With fields (duplicate_delivery, lost_delete, delayed_visibility_seconds,
-        seed), set the queue's fault policy; returns the policy in force."""
+        loose, seed), set the queue's fault policy; returns the policy in force."""
         if fields:
             return self.admin.set_faults(queue, **fields)
         return self.admin.faults(queue)
@@ -221,6 +221,8 @@ def serve(
     long_poll_cap: float | None = None,
     queue_urls: str | None = None,
     tune_gc: bool | None = None,
+    loose: bool | None = None,
+    loose_seed: int | None = None,
 ) -> EmulatorServer:
     """Start the emulator on 127.0.0.1:`port` in a background thread, in memory; use it
     as a context manager, or call .stop(). A keyword left out (None) takes the config
@@ -228,7 +230,8 @@ def serve(
     clock, no cooldowns; else the command line's. long_poll_cap: the most real seconds
     an empty long poll waits; queue_urls: aws, path or host (docs/guides/usage.md, "How queue URLs are formed");
     tune_gc: apply the command line's garbage-collector policy to this process (off: the
-    process is the caller's; emulator/server/collector.py). Bad values raise ValueError
+    process is the caller's; emulator/server/collector.py); loose: standard queues as loose as
+    AWS's, seeded with loose_seed (docs/guides/testing.md, "Loose standard queues"). Bad values raise ValueError
     (OptionError), a bad file ConfigError."""
     given = {
         "port": port,
@@ -243,6 +246,8 @@ def serve(
         "long_poll_cap": long_poll_cap,
         "queue_urls": queue_urls,
         "tune_gc": tune_gc,
+        "loose": loose,
+        "loose_seed": loose_seed,
     }
     return EmulatorServer(options_for({name: value for name, value in given.items() if value is not None}))
 

@@ -1,5 +1,6 @@
 """Every message is in exactly one state, whatever happens: random sends, receives,
-visibility changes, deletes, expiries, purges, redrives and move tasks over a standard,
+visibility changes, deletes, expiries, purges, redrives, move tasks and injected faults
+(a loose queue's sampled, shuffled receives too) over a standard,
 a fair and a FIFO queue and their dead-letter queues (states.py, TRANSITIONS).
 
 After every step each queue's counts equal a recount of its messages, each message
@@ -87,11 +88,12 @@ class MessageStateMachine(RuleBasedStateMachine):
         most=st.integers(1, 10),
         visibility=st.sampled_from((0, 1, 30, 30)),
         attempt=st.sampled_from((None, None, "attempt-1")),
+        wait=st.sampled_from((0, 0, 1)),  # a loose queue's short polls sample, its long polls do not
     )
-    def receive(self, name, most, visibility, attempt):
+    def receive(self, name, most, visibility, attempt, wait):
         queue = self.queues[name]
         try:
-            deliveries = queue.receive(most, visibility, 0, attempt if queue.fifo else None)
+            deliveries = queue.receive(most, visibility, wait, attempt if queue.fifo else None)
         except SqsError:  # a FIFO attempt id whose messages changed is no longer retryable
             deliveries = []
         return multiple(*((name, delivery.receipt_handle) for delivery in deliveries))
@@ -134,10 +136,16 @@ class MessageStateMachine(RuleBasedStateMachine):
         except SqsError:  # one task at a time per source
             pass
 
-    @rule(name=st.sampled_from(SOURCES), duplicates=st.sampled_from((0.0, 0.5)), lost=st.sampled_from((0.0, 0.5)))
-    def faults(self, name, duplicates, lost):
-        # Duplicate deliveries end a visibility at once; lost deletes leave the message in flight.
-        self.queues[name].faults = FaultPolicy(duplicate_delivery=duplicates, lost_delete=lost, seed=7)
+    @rule(
+        name=st.sampled_from(SOURCES),
+        duplicates=st.sampled_from((0.0, 0.5)),
+        lost=st.sampled_from((0.0, 0.5)),
+        loose=st.booleans(),
+    )
+    def faults(self, name, duplicates, lost, loose):
+        # Duplicate deliveries end a visibility at once; lost deletes leave the message in flight;
+        # a loose standard queue puts back what a receive looked at and skipped (FIFO ignores it).
+        self.queues[name].faults = FaultPolicy(duplicate_delivery=duplicates, lost_delete=lost, loose=loose, seed=7)
 
     # -- what must hold after every step -----------------------------------------
 

@@ -63,6 +63,8 @@ CASES = {
     "write_timeout": ("10", 10.0, "0", "must be more than 0 seconds, not 0"),
     "auto_create": ("on", True, "maybe", "must be true or false (also 1/0, yes/no, on/off), not 'maybe'"),
     "long_poll_cap": ("0.1", 0.1, "-0.1", "must be 0 or more seconds, not -0.1"),
+    "loose": ("on", True, "often", "must be true or false (also 1/0, yes/no, on/off), not 'often'"),
+    "loose_seed": ("42", 42, "-1", "must be from 0 to 4294967295, not -1"),
 }
 SOURCES = ["flag", "env", "config"]
 GOOD = [(name, source) for name in CASES for source in SOURCES if not (name == "config" and source == "config")]

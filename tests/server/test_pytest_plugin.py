@@ -392,6 +392,16 @@ INI = {
         "url = sqs_client.create_queue(QueueName='moto')['QueueUrl']\n"
         "    assert url == sqs_emulator.endpoint_url + '/123456789012/moto'",
     ),
+    "loose": (  # issue 39 item 2: every standard queue loose, seeded with loose_seed (0 unless given)
+        "sqs_emulator_loose = true",
+        "url = sqs_client.create_queue(QueueName='loose')['QueueUrl']\n"
+        "    assert sqs_emulator.faults(url)['loose'] is True and sqs_emulator.faults(url)['seed'] == 0",
+    ),
+    "loose_seed": (
+        "sqs_emulator_loose = yes\nsqs_emulator_loose_seed = 9",
+        "url = sqs_client.create_queue(QueueName='seeded')['QueueUrl']\n"
+        "    assert sqs_emulator.faults(url)['seed'] == 9",
+    ),
     "queue_urls": (
         "sqs_emulator_queue_urls = host",
         "url = sqs_client.create_queue(QueueName='formed')['QueueUrl']\n"
@@ -435,6 +445,43 @@ def test_a_marked_test_gets_an_emulator_of_its_own(plugin_run, pytester):
     (pytester.path / "sub" / "test_marked.py").write_text(MARKED)
     # The ini's fixed port is the session's; the marked test's emulator takes a free one.
     plugin_run(f"sqs_emulator_port = {free_port()}").assert_outcomes(passed=2)
+
+
+LOOSE = """
+import pytest
+
+SENT = [str(n) for n in range(5)]
+
+
+def drain_until_an_empty_poll(sqs, url):  # a classic mistake: one empty short poll as the end
+    done = []
+    while messages := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages"):
+        for message in messages:
+            done.append(message["Body"])
+            sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+    return done
+
+
+def test_unmarked(sqs_client):
+    url = sqs_client.create_queue(QueueName="jobs")["QueueUrl"]
+    for body in SENT:
+        sqs_client.send_message(QueueUrl=url, MessageBody=body)
+    assert sorted(drain_until_an_empty_poll(sqs_client, url)) == SENT
+
+
+@pytest.mark.sqs_emulator(loose=True, loose_seed=1)
+def test_marked_loose(sqs_emulator, sqs_client):
+    url = sqs_client.create_queue(QueueName="jobs")["QueueUrl"]
+    for body in SENT:
+        sqs_client.send_message(QueueUrl=url, MessageBody=body)
+    assert sorted(drain_until_an_empty_poll(sqs_client, url)) == SENT
+"""
+
+
+def test_the_markers_loose_catches_a_consumer_that_takes_one_empty_short_poll_for_the_end(plugin_run, pytester):
+    result = plugin_run("", test_loose=LOOSE)
+    result.assert_outcomes(passed=1, failed=1)  # the same consumer: fine by default, caught when loose
+    result.stdout.fnmatch_lines(["FAILED test_loose.py::test_marked_loose*"])
 
 
 def test_a_taken_sqs_emulator_port_is_one_line(pytester):

@@ -29,7 +29,7 @@ STATES = {
     "delayed": frozenset({State.DELAYED}),
     "all": frozenset({State.VISIBLE, State.INFLIGHT, State.DELAYED}),
 }
-FAULT_FIELDS = ("duplicate_delivery", "lost_delete", "delayed_visibility_seconds", "seed")
+FAULT_FIELDS = ("duplicate_delivery", "lost_delete", "delayed_visibility_seconds", "loose", "seed")
 
 try:
     VERSION = metadata.version("sqs-emulator")
@@ -241,12 +241,13 @@ def put_faults(request, app) -> dict:
     """Give a queue a fault policy: injected duplicates, lost deletes, late visibility.
 
     Body: `queue` (URL or name), `duplicate_delivery` and `lost_delete` (probabilities),
-    `delayed_visibility_seconds` and `seed`; the fields not given are 0. Answers `queue`
-    and `faults`, the policy now in force.
+    `delayed_visibility_seconds`, `loose` (a standard queue as loose as AWS's: true or
+    false) and `seed`; the fields not given are 0 (false). Answers `queue` and `faults`,
+    the policy now in force.
     """
     body = _body(request)
     ctx, queue = _queue(request, app, body)
-    queue.faults = fault_policy(body, lambda message: AdminError(400, message))
+    queue.faults = fault_policy(body, lambda message: AdminError(400, message), queue.fifo)
     return views.faults(ctx, queue)
 
 
@@ -293,8 +294,9 @@ RULES = [
 # -- shared with the config file ---------------------------------------------------
 
 
-def fault_policy(fields: dict, error) -> FaultPolicy:
-    """A FaultPolicy from its JSON or TOML fields; `error(message)` builds the exception to raise."""
+def fault_policy(fields: dict, error, fifo: bool) -> FaultPolicy:
+    """A FaultPolicy from its JSON or TOML fields for a queue (`fifo`: a FIFO queue's);
+    `error(message)` builds the exception to raise."""
     unknown = sorted(fields.keys() - {*FAULT_FIELDS, "queue", "account", "region"})
     if unknown:
         raise error(f"unknown fault {unknown[0]!r} (known: {', '.join(FAULT_FIELDS)})")
@@ -305,11 +307,16 @@ def fault_policy(fields: dict, error) -> FaultPolicy:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise error(f"{name} must be a number")
             values[name] = float(value)
+    loose = fields.get("loose", False)
+    if not isinstance(loose, bool):
+        raise error("loose must be true or false")
+    if loose and fifo:
+        raise error("loose is for standard queues: a FIFO queue keeps its order")
     seed = fields.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise error("seed must be an integer")
     try:
-        return FaultPolicy(**values, seed=seed)
+        return FaultPolicy(**values, loose=loose, seed=seed)
     except ValueError as problem:
         raise error(str(problem)) from None
 

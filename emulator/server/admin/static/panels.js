@@ -42,6 +42,8 @@ function renderFaults(queue) {
     const value = queue.faults ? queue.faults[name] : null;
     $(id).value = value == null || (value === 0 && name !== "seed") ? "" : String(value);
   }
+  $("fault-loose").checked = Boolean(queue.faults && queue.faults.loose);
+  $("fault-loose").disabled = queue.type === "fifo";  // a FIFO queue keeps its order
   $("faults-clear").disabled = !queue.faults;
 }
 
@@ -53,6 +55,7 @@ $("faults-form").addEventListener("submit", (event) => {
   for (const [name, id] of Object.entries(FAULT_INPUTS)) {
     if ($(id).value !== "") body[name] = Number($(id).value);
   }
+  if ($("fault-loose").checked) body.loose = true;
   act($("faults-button"), async () => {
     await admin("PUT", "/_emulator/faults", body);
     notify(`Faults of ${queue.name} saved`);
