@@ -78,7 +78,7 @@ class Client:
             body = json.dumps(params).encode()
             headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"AmazonSQS.{op}"}
         else:
-            body = urlencode({"Action": op, "Version": "2012-11-05", **_query_form(params)}).encode()
+            body = urlencode({"Action": op, "Version": "2012-11-05", **query_form(params)}).encode()
             headers = {"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"}
         return body, headers
 
@@ -90,7 +90,7 @@ class Client:
         return [part.split("</ReceiptHandle>")[0] for part in text.split("<ReceiptHandle>")[1:]]
 
 
-def _query_form(params: dict) -> dict:
+def query_form(params: dict) -> dict:
     """The query protocol's form of the few parameters the figures send."""
     flat: dict = {}
     for key, value in params.items():

@@ -23,12 +23,12 @@ from urllib.parse import urlencode
 import orjson
 import pyperf
 
-from bench.in_process import BODY, HOST, Client
+from bench.figures.inprocess import BATCH, time_each_figure
+from bench.in_process import HOST, Client, query_form
 from emulator.protocol import HttpRequest
 from emulator.protocol.request import joined
 from emulator.server.build import Options, build
 
-BATCH = [{"Id": str(i), "MessageBody": BODY} for i in range(10)]
 # What botocore and urllib3 send beside the operation's own headers (a signed request, as users' are).
 COMMON = [
     ("Host", HOST),
@@ -69,7 +69,7 @@ class Caller:
             body = json.dumps(params).encode()
             own = [("X-Amz-Target", f"AmazonSQS.{op}"), ("Content-Type", "application/x-amz-json-1.0")]
         else:
-            body = urlencode({"Action": op, "Version": "2012-11-05", **_query_form(params)}).encode()
+            body = urlencode({"Action": op, "Version": "2012-11-05", **query_form(params)}).encode()
             own = [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")]
         headers = joined([*COMMON, *own, ("Content-Length", str(len(body)))])
         return HttpRequest("POST", "/", "", headers, body)
@@ -95,18 +95,6 @@ class Caller:
         name = f"bench-{self.wire}-{uuid.uuid4().hex[:8]}"
         self.call("CreateQueue", {"QueueName": name})
         return f"http://{HOST}/000000000000/{name}"
-
-
-def _query_form(params: dict) -> dict:
-    flat: dict = {}
-    for key, value in params.items():
-        if key == "Entries":
-            prefix = "SendMessageBatchRequestEntry" if "MessageBody" in value[0] else "DeleteMessageBatchRequestEntry"
-            for i, entry in enumerate(value, 1):
-                flat.update({f"{prefix}.{i}.{k}": v for k, v in entry.items()})
-        else:
-            flat[key] = value
-    return flat
 
 
 def same_call(loops: int, wire: str, operation: str, params: dict) -> float:
@@ -161,12 +149,7 @@ def _copy(request: HttpRequest) -> HttpRequest:
 def main() -> None:
     runner = pyperf.Runner(program_args=("-m", "bench.figures.answer"))
     runner.metadata["description"] = "CPU seconds per message, EmulatorApp.answer() called in process"
-    for wire in ("json", "query"):
-        runner.bench_time_func(f"{wire}_send", same_call, wire, "SendMessage", {"MessageBody": BODY})
-        runner.bench_time_func(
-            f"{wire}_batch_per_msg", same_call, wire, "SendMessageBatch", {"Entries": BATCH}, inner_loops=10
-        )
-        runner.bench_time_func(f"{wire}_recv_del_per_msg", receive_delete, wire, inner_loops=10)
+    time_each_figure(runner, same_call, receive_delete)
 
 
 if __name__ == "__main__":

@@ -76,15 +76,20 @@ def receive_delete(loops: int, wire: str) -> float:
     return took
 
 
-def main() -> None:
-    runner = pyperf.Runner(program_args=("-m", "bench.figures.inprocess"))
-    runner.metadata["description"] = "CPU seconds per message, the app called in-process"
+def time_each_figure(runner: pyperf.Runner, same_call, receive_delete) -> None:
+    """The figures of both protocols, timed by these two callers (this module's, or answer.py's)."""
     for wire in ("json", "query"):
         runner.bench_time_func(f"{wire}_send", same_call, wire, "SendMessage", {"MessageBody": BODY})
         runner.bench_time_func(
             f"{wire}_batch_per_msg", same_call, wire, "SendMessageBatch", {"Entries": BATCH}, inner_loops=10
         )
         runner.bench_time_func(f"{wire}_recv_del_per_msg", receive_delete, wire, inner_loops=10)
+
+
+def main() -> None:
+    runner = pyperf.Runner(program_args=("-m", "bench.figures.inprocess"))
+    runner.metadata["description"] = "CPU seconds per message, the app called in-process"
+    time_each_figure(runner, same_call, receive_delete)
 
 
 if __name__ == "__main__":
