@@ -479,9 +479,9 @@ def test_marked_loose(sqs_emulator, sqs_client):
 
 
 def test_the_markers_loose_catches_a_consumer_that_takes_one_empty_short_poll_for_the_end(plugin_run, pytester):
-    result = plugin_run("", test_loose=LOOSE)
+    result = plugin_run("", test_loose_consumer=LOOSE)  # a name no module of the suite has
     result.assert_outcomes(passed=1, failed=1)  # the same consumer: fine by default, caught when loose
-    result.stdout.fnmatch_lines(["FAILED test_loose.py::test_marked_loose*"])
+    result.stdout.fnmatch_lines(["FAILED test_loose_consumer.py::test_marked_loose*"])
 
 
 def test_a_taken_sqs_emulator_port_is_one_line(pytester):
