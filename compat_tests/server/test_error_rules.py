@@ -167,6 +167,26 @@ def test_chosen_batch_entries_fail_while_the_rest_succeed(endpoint, sqs, queue, 
     assert injected(endpoint, queue) == 2
 
 
+def naive_publish(sqs, url, bodies) -> int:
+    """A classic mistake: a batch's answer taken as all sent, its Failed list never read."""
+    sqs.send_message_batch(QueueUrl=url, Entries=[{"Id": str(n), "MessageBody": b} for n, b in enumerate(bodies)])
+    return len(bodies)
+
+
+def test_a_producer_that_ignores_failed_entries_passes_by_default_and_fails_under_a_rule(
+    endpoint, sqs, queue_factory, clean_rules
+):
+    bodies = [f"order {n}" for n in range(5)]
+    outcomes = []
+    for rule in (None, {"error": "InternalError", "operation": "SendMessageBatch", "entries": True, "count": 1}):
+        url = queue_factory()
+        if rule:
+            add_rule(endpoint, queue=url, **rule)
+        claimed = naive_publish(sqs, url, bodies)
+        outcomes.append(counts(sqs, url)[0] == claimed)
+    assert outcomes == [True, False]  # the default emulator lets the mistake pass; the rule shows it
+
+
 def test_a_rule_for_every_queue_with_a_probability_is_seeded(own_server):
     server, _ = own_server
     sqs = retrying_client(server.url, "standard", attempts=1)
