@@ -13,11 +13,16 @@ import boto3
 import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
+from playwright.sync_api import expect
 
+from compat_tests import browser as chromium_pages
+from compat_tests.browser import field, screenshot, select
 from compat_tests.helpers import QUERY_NS, admin_call, check_error, counts, receive, receive_one, sqs_client
 from compat_tests.servers import start_emulator
 
 pytestmark = pytest.mark.usefixtures("emulator_only")
+# the fixtures `browser` and `dashboard` (compat_tests/browser.py), for the queue view's count
+browser_fixture, dashboard_fixture = chromium_pages.browser_fixture, chromium_pages.dashboard_fixture
 
 KMS_CASES = [
     # state, shape, legacy code, status
@@ -185,6 +190,18 @@ def test_a_producer_that_ignores_failed_entries_passes_by_default_and_fails_unde
         claimed = naive_publish(sqs, url, bodies)
         outcomes.append(counts(sqs, url)[0] == claimed)
     assert outcomes == [True, False]  # the default emulator lets the mistake pass; the rule shows it
+
+
+def test_the_dashboards_queue_view_counts_injected_errors(dashboard, endpoint, queue, clean_rules):
+    sqs = retrying_client(endpoint, "standard", attempts=1)
+    add_rule(endpoint, error="RequestThrottled", queue=queue, operation="ReceiveMessage", count=2)
+    for _ in range(2):
+        with pytest.raises(ClientError):
+            sqs.receive_message(QueueUrl=queue)
+    page = dashboard()
+    select(page, queue)
+    expect(field(page.get_by_test_id("detail"), "totals")).to_contain_text("injected errors 2")
+    screenshot(page, "dashboard-injected-errors.png")
 
 
 def test_a_rule_for_every_queue_with_a_probability_is_seeded(own_server):
