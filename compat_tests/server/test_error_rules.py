@@ -5,6 +5,8 @@ Codes and statuses: the awsQueryError traits of SQS's Smithy model (docs/sqs-ref
 the Kms* rows as the AWS SDK for JavaScript v3's @aws-sdk/client-sqs schemas carry them).
 RequestThrottled's wording "Request is throttled." is what AWS's Java and .NET SDKs print for it
 (awslabs/amazon-sqs-java-temporary-queues-client#19, Particular/docs.particular.net#3438).
+Retries: boto3's retries guide (https://docs.aws.amazon.com/boto3/latest/guide/retries.html).
+KMS: SQS uses the key on SendMessage(Batch) and ReceiveMessage (SQS Developer Guide, sqs-key-management).
 """
 
 import urllib.request
