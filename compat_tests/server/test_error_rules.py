@@ -174,6 +174,23 @@ def test_chosen_batch_entries_fail_while_the_rest_succeed(endpoint, sqs, queue, 
     assert injected(endpoint, queue) == 2
 
 
+def test_a_failed_visibility_change_changes_nothing(endpoint, sqs, queue, advance, clean_rules):
+    sqs.send_message_batch(QueueUrl=queue, Entries=[{"Id": str(n), "MessageBody": f"m{n}"} for n in range(2)])
+    messages = receive(sqs, queue, MaxNumberOfMessages=10, VisibilityTimeout=30)
+    assert len(messages) == 2
+    add_rule(
+        endpoint, error="InternalError", queue=queue, operation="ChangeMessageVisibilityBatch", entries=True, count=1
+    )
+    entries = [
+        {"Id": f"e{n}", "ReceiptHandle": m["ReceiptHandle"], "VisibilityTimeout": 0} for n, m in enumerate(messages)
+    ]
+    answer = sqs.change_message_visibility_batch(QueueUrl=queue, Entries=entries)
+    assert [entry["Id"] for entry in answer["Failed"]] == ["e0"] and [e["Id"] for e in answer["Successful"]] == ["e1"]
+    assert counts(sqs, queue) == (1, 1, 0)  # e1's message visible now; e0's keeps its 30 s
+    advance(30)
+    assert counts(sqs, queue) == (2, 0, 0)
+
+
 def naive_publish(sqs, url, bodies) -> int:
     """A classic mistake: a batch's answer taken as all sent, its Failed list never read."""
     sqs.send_message_batch(QueueUrl=url, Entries=[{"Id": str(n), "MessageBody": b} for n, b in enumerate(bodies)])
