@@ -68,7 +68,7 @@ class Broker:
             queue.close()
 
     def reset(self) -> None:
-        """Forget every queue, task and cooldown."""
+        """Forget every queue, task, cooldown, error rule and KMS key state."""
         with self._lock:
             queues = list(self._queues.values())
             self._queues.clear()
