@@ -10,7 +10,8 @@ One emulator per test session, started on first use (127.0.0.1, a free port,
 manual clock, in memory, no purge or re-create cooldowns). Nothing is autouse:
 
 * `sqs_emulator`: the server (emulator/testing/embedded.py: .endpoint_url, .advance,
-  .reset, .queues, .peek, .faults, .clear_faults, .wait_for_message, .client);
+  .reset, .queues, .peek, .faults, .clear_faults, .error_rule, .error_rules,
+  .clear_error_rules, .kms_key, .wait_for_message, .client);
 * `sqs_client`: a boto3 SQS client for it.
 
 A test that uses either starts on an emptied emulator (every queue deleted; the

@@ -13,6 +13,7 @@ class ErrorSpec(NamedTuple):
     code: str
     status: int
     sender_fault: bool = True
+    wording: str = ""  # AWS's message, where an error rule answers it without a message of its own
 
 
 ERRORS: dict[str, ErrorSpec] = {
@@ -42,7 +43,12 @@ ERRORS: dict[str, ErrorSpec] = {
     "RequestTimeout": ErrorSpec("RequestTimeout", "RequestTimeout", 408),
     "MalformedRequest": ErrorSpec("MalformedRequest", "MalformedRequest", 400),
     # Errors modelled in the SQS service model.
-    "QueueDoesNotExist": ErrorSpec("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),
+    "QueueDoesNotExist": ErrorSpec(
+        "QueueDoesNotExist",
+        "AWS.SimpleQueueService.NonExistentQueue",
+        400,
+        wording="The specified queue does not exist.",
+    ),
     "QueueNameExists": ErrorSpec("QueueNameExists", "QueueAlreadyExists", 400),
     "QueueDeletedRecently": ErrorSpec("QueueDeletedRecently", "AWS.SimpleQueueService.QueueDeletedRecently", 400),
     "PurgeQueueInProgress": ErrorSpec("PurgeQueueInProgress", "AWS.SimpleQueueService.PurgeQueueInProgress", 403),
@@ -59,7 +65,9 @@ ERRORS: dict[str, ErrorSpec] = {
     "UnsupportedOperation": ErrorSpec("UnsupportedOperation", "AWS.SimpleQueueService.UnsupportedOperation", 400),
     "ReceiptHandleIsInvalid": ErrorSpec("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 404),
     "OverLimit": ErrorSpec("OverLimit", "OverLimit", 403),
-    "RequestThrottled": ErrorSpec("RequestThrottled", "RequestThrottled", 403),
+    # "Request is throttled.": the message SDKs print for it (AWS Java SDK in
+    # awslabs/amazon-sqs-java-temporary-queues-client#19, .NET in Particular/docs.particular.net#3438).
+    "RequestThrottled": ErrorSpec("RequestThrottled", "RequestThrottled", 403, wording="Request is throttled."),
     "InvalidAddress": ErrorSpec("InvalidAddress", "InvalidAddress", 404),
     "InvalidSecurity": ErrorSpec("InvalidSecurity", "InvalidSecurity", 403),
     "ResourceNotFoundException": ErrorSpec("ResourceNotFoundException", "ResourceNotFoundException", 404),
@@ -67,6 +75,32 @@ ERRORS: dict[str, ErrorSpec] = {
     "InvalidAttributeValue": ErrorSpec("InvalidAttributeValue", "InvalidAttributeValue", 400),
     "InvalidMessageContents": ErrorSpec("InvalidMessageContents", "InvalidMessageContents", 400),
     "InvalidIdFormat": ErrorSpec("InvalidIdFormat", "InvalidIdFormat", 400),
+    # KMS's errors on a queue with KmsMasterKeyId: codes and statuses as the awsQueryError traits
+    # of SQS's Smithy model give them (AWS SDK for JavaScript v3, @aws-sdk/client-sqs schemas).
+    "KmsAccessDenied": ErrorSpec("KmsAccessDenied", "KMS.AccessDeniedException", 400),
+    "KmsDisabled": ErrorSpec("KmsDisabled", "KMS.DisabledException", 400),
+    "KmsInvalidKeyUsage": ErrorSpec("KmsInvalidKeyUsage", "KMS.InvalidKeyUsageException", 400),
+    "KmsInvalidState": ErrorSpec("KmsInvalidState", "KMS.InvalidStateException", 400),
+    "KmsNotFound": ErrorSpec("KmsNotFound", "KMS.NotFoundException", 400),
+    "KmsOptInRequired": ErrorSpec("KmsOptInRequired", "KMS.OptInRequired", 403),
+    "KmsThrottled": ErrorSpec("KmsThrottled", "KMS.ThrottlingException", 400),
+    # Sent beside the model, by error rules only: server-side faults an SDK retries (botocore's
+    # legacy and standard retry modes retry any 500 and 503). The wordings are AWS's descriptions
+    # (Common Errors page; the SQS error table of 2007), no recorded answer (docs/reference/compatibility.md).
+    "InternalError": ErrorSpec(
+        "InternalError",
+        "InternalError",
+        500,
+        False,
+        "There is an internal problem with SQS, which you cannot resolve. Retry the request.",
+    ),
+    "ServiceUnavailable": ErrorSpec(
+        "ServiceUnavailable",
+        "ServiceUnavailable",
+        503,
+        False,
+        "The request has failed due to a temporary failure of the server.",
+    ),
 }
 
 
@@ -101,4 +135,4 @@ def invalid_reason(reason: str) -> SqsError:
 
 def queue_does_not_exist() -> SqsError:
     # The protocol layer appends " for this wsdl version." on the query protocol.
-    return SqsError("QueueDoesNotExist", "The specified queue does not exist.")
+    return SqsError("QueueDoesNotExist", ERRORS["QueueDoesNotExist"].wording)

@@ -167,3 +167,27 @@ def test_one_name_in_two_regions_has_the_aws_url_shape(summary, endpoint):
     assert (regions["westBodies"], regions["eastBodies"]) == (["west"], ["east"])
     assert regions["westArn"] == f"arn:aws:sqs:eu-west-1:{DEFAULT_ACCOUNT}:{name}"
     assert regions["westListed"] == [regions["westUrl"]]
+
+
+@pytest.fixture(scope="module")
+def injected(node_modules, endpoint, target):
+    """node/error_rules.mjs's summary: each injected error as the SDK raised it."""
+    if target != "emulator":
+        pytest.skip("error rules are the emulator's admin API")
+    return run_scenario([node_modules, "error_rules.mjs", endpoint], "error_rules.mjs", cwd=NODE_DIR)
+
+
+@pytest.mark.parametrize(
+    "error, code, status, fault",
+    [
+        ("RequestThrottled", "RequestThrottled", 403, "client"),
+        ("InternalError", "InternalError", 500, "server"),
+        ("ServiceUnavailable", "ServiceUnavailable", 503, "server"),
+        ("KmsDisabled", "KMS.DisabledException", 400, "client"),
+    ],
+)
+def test_injected_errors_reach_the_sdk_with_awss_shape(injected, error, code, status, fault):
+    # The emulator's error rules (POST /_emulator/error-rules); codes and statuses: SQS's Smithy model.
+    err = injected[error]
+    assert (err["name"], err["Code"], err["httpStatusCode"], err["fault"]) == (error, code, status, fault), err
+    assert err["Type"] == ("Sender" if fault == "client" else "Receiver"), err

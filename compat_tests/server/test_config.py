@@ -4,6 +4,7 @@ import json
 import urllib.request
 
 import pytest
+from botocore.exceptions import ClientError
 
 from compat_tests.conftest import TARGET
 from compat_tests.helpers import expect_error, queue_attrs, sqs_client
@@ -143,6 +144,34 @@ def test_a_config_file_sets_fault_policies(server_with, tmp_path):
     message = sqs.receive_message(QueueUrl=url, VisibilityTimeout=0)["Messages"][0]
     sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
     assert sqs.receive_message(QueueUrl=url)["Messages"][0]["MessageId"] == message["MessageId"]
+
+
+def test_a_config_file_sets_error_rules_and_kms_key_states(server_with, tmp_path):
+    config = tmp_path / "errors.toml"
+    config.write_text(
+        '[[queues]]\nname = "busy"\n'
+        '[[queues]]\nname = "sealed"\nattributes = { KmsMasterKeyId = "alias/aws/sqs" }\n'
+        '[[error_rules]]\nerror = "RequestThrottled"\nqueue = "busy"\noperation = "SendMessage"\n'
+        '[kms_keys]\n"alias/aws/sqs" = "pending_deletion"\n'
+    )
+    _, sqs = server_with("--config", str(config))
+    busy = sqs.get_queue_url(QueueName="busy")["QueueUrl"]
+    with pytest.raises(ClientError) as caught:
+        sqs.send_message(QueueUrl=busy, MessageBody="x")
+    assert caught.value.response["Error"]["Code"] == "RequestThrottled"
+    assert "Messages" not in sqs.receive_message(QueueUrl=busy)  # another operation: answered
+    sealed = sqs.get_queue_url(QueueName="sealed")["QueueUrl"]
+    with pytest.raises(ClientError) as caught:
+        sqs.receive_message(QueueUrl=sealed)
+    assert caught.value.response["Error"]["Code"] == "KMS.InvalidStateException"
+
+
+def test_a_bad_error_rule_in_a_config_file_is_named(tmp_path):
+    config = tmp_path / "errors.toml"
+    config.write_text('[[error_rules]]\nerror = "RequestThrottled"\nprobability = 3\n')
+    result = refused_start("--config", str(config))
+    assert result.returncode != 0
+    assert f"{config}: error_rules[0]: probability is from 0 to 1" in result.stderr
 
 
 def test_a_config_file_makes_a_standard_queue_loose(server_with, tmp_path):

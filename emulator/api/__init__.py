@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from botocore import xform_name
 
-from emulator.api import messages, move_tasks, queues, validation
+from emulator.api import injected, messages, move_tasks, queues, validation
 from emulator.api.context import Context
 from emulator.api.ids import new_request_id
 from emulator.api.waiting import Wait
@@ -30,6 +30,9 @@ def dispatch(ctx: Context, operation: str, params: dict) -> dict | Wait:
     handler = _BY_OPERATION.get(operation)
     if handler is None:
         handler = _BY_OPERATION[operation] = HANDLERS[xform_name(operation)]
+    rules = ctx.broker.error_rules  # None unless an error rule or a KMS key state is set
+    if rules is not None:
+        return injected.run(ctx, operation, params, rules, handler)
     return handler(ctx, params)
 
 

@@ -35,13 +35,20 @@ class Context(NamedTuple):  # immutable; made once a request, which a frozen dat
         is of the signing region, as on AWS; except with --queue-urls path, whose
         URLs without a region are the server's region's.
         """
+        key = self.queue_key(queue_url)
+        if key is None:
+            raise queue_does_not_exist()
+        return self.named_queue(*key)
+
+    def queue_key(self, queue_url: str) -> tuple[str, str, str] | None:
+        """The (account, region, name) a QueueUrl names, as queue() reads it (None: no queue's URL)."""
         address = queue_urls.parse(queue_url)
         if address is None:
-            raise queue_does_not_exist()
+            return None
         if address.account is None:
-            return self.named_queue(self.account, self.region, address.name)
+            return self.account, self.region, address.name
         region = address.region or (self.default_region if self.url_form == "path" else self.region)
-        return self.named_queue(address.account, region, address.name)
+        return address.account, region, address.name
 
     def named_queue(self, account: str, region: str, name: str) -> Queue:
         if self.action is not None and account != self.account:

@@ -5,10 +5,13 @@ targets and sources, move tasks, and AWS's 60-second lifecycle rules.
 """
 
 import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 from emulator import limits
 from emulator.engine import redrive
 from emulator.engine.clock import Clock, ManualClock, RealClock
+from emulator.engine.error_rules import ErrorRules
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.fifo import FifoQueue
 from emulator.engine.journal import NO_JOURNAL, Journal
@@ -19,6 +22,8 @@ from emulator.engine.scheduler import HeapScheduler
 from emulator.engine.standard import StandardQueue
 from emulator.engine.waits import DEFAULT_MAX_WAITS, Waits
 from emulator.errors import SqsError, invalid_parameter, queue_does_not_exist
+
+T = TypeVar("T")
 
 
 class Broker:
@@ -42,6 +47,8 @@ class Broker:
         self.scheduler = HeapScheduler(self.clock)
         self.purge_cooldown = purge_cooldown
         self.recreate_cooldown = recreate_cooldown
+        # AWS's errors by rule and KMS keys' states (error_rules.py), None while none is set; errors() changes them.
+        self.error_rules: ErrorRules | None = None
         self._queues: dict[tuple[str, str, str], Queue] = {}
         self._deleted_at: dict[tuple[str, str, str], float] = {}
         self._move_tasks: dict[str, list[MoveTask]] = {}  # by source ARN, most recent first
@@ -65,7 +72,7 @@ class Broker:
             queue.close()
 
     def reset(self) -> None:
-        """Forget every queue, task and cooldown."""
+        """Forget every queue, task, cooldown, error rule and KMS key state."""
         with self._lock:
             queues = list(self._queues.values())
             self._queues.clear()
@@ -75,9 +82,21 @@ class Broker:
                     task.cancel()
             self._move_tasks.clear()
             self.journal.reset()
+            self.error_rules = None
         for queue in queues:
             queue.close()
         self._observer.queues_gone()
+
+    def errors(self, change: Callable[[ErrorRules], T]) -> T:
+        """Change the error rules and KMS keys' states (error_rules.py) under the broker's lock:
+        made on first use and dropped once empty, so that a call while none is set pays one
+        attribute test. Returns what `change` does."""
+        with self._lock:
+            rules = self.error_rules or ErrorRules()
+            try:
+                return change(rules)
+            finally:
+                self.error_rules = rules if rules else None
 
     # -- queues -------------------------------------------------------------
 

@@ -16,6 +16,7 @@ class QueueStats:
     duplicate_deliveries: int = 0
     lost_deletes: int = 0
     delayed_visibilities: int = 0
+    injected_errors: int = 0  # calls and batch entries answered with an error by rule (error_rules.py)
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)

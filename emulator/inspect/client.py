@@ -132,6 +132,24 @@ class AdminClient:
         """Remove one queue's fault policy, or every queue's."""
         self._call("DELETE", "faults", {"queue": queue})
 
+    def add_error_rule(self, error: str, **fields) -> dict:
+        """Answer matching SQS calls with AWS's `error` instead of running them (queue,
+        operation, probability, after, count, entries, seed, message); returns the rule."""
+        return self._call("POST", "error-rules", body={"error": error, **fields})["rule"]
+
+    def error_rules(self) -> dict:
+        """{"rules": [...], "kms_keys": {...}}: the rules in force, with their counts, and the keys' states."""
+        return self._call("GET", "error-rules")
+
+    def clear_error_rules(self, rule_id: int | None = None) -> None:
+        """Remove one error rule, or every one."""
+        self._call("DELETE", "error-rules", {"id": rule_id})
+
+    def set_kms_key(self, key: str, state: str) -> dict:
+        """Set a KMS key's state (disabled, pending_deletion, not_found, access_denied,
+        invalid_usage, throttled, opt_in_required, enabled); returns every key's state."""
+        return self._call("PUT", "kms-keys", body={"key": key, "state": state})["kms_keys"]
+
     # -- HTTP -------------------------------------------------------------------
 
     def _call(self, method: str, route: str, params: dict | None = None, body: dict | None = None) -> dict:

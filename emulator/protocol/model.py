@@ -5,6 +5,8 @@ nothing here names an SQS operation.
 """
 
 import functools
+import html
+import re
 
 import botocore.session
 from botocore.model import OperationModel, ServiceModel, Shape
@@ -58,3 +60,12 @@ def check_required(shape: Shape | None, params: dict) -> None:
     for name in shape.required_members:
         if params.get(name) is None:
             raise SqsError("MissingParameter", f"The request must contain the parameter {name}.")
+
+
+def error_documentation(shape_name: str) -> str:
+    """The first paragraph of the model's documentation of an error shape, as text ('' if none)."""
+    model = service_model()
+    if shape_name not in model.shape_names:
+        return ""
+    first = (model.shape_for(shape_name).documentation or "").split("</p>", 1)[0]
+    return html.unescape(re.sub(r"<[^>]+>", "", first)).strip()

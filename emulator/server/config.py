@@ -33,6 +33,16 @@ the queue's fault policy, with the fields of PUT /_emulator/faults.
 Event sources are created after the queues, each checked as the admin API checks
 it; a bad one stops the start naming the file, the entry and the field.
 
+AWS's errors by rule and KMS keys' states (emulator/engine/error_rules.py), with the fields
+of POST /_emulator/error-rules and PUT /_emulator/kms-keys, set after the queues:
+
+    [[error_rules]]
+    error = "RequestThrottled"
+    queue = "orders"                   # optional: every call; and operation, probability, after, count, entries, seed
+    operation = "SendMessage"
+    [kms_keys]
+    "alias/aws/sqs" = "disabled"
+
 A `[server]` table gives options by the command line's names (server/options.py),
 below flags and the environment:
 
@@ -52,6 +62,7 @@ from emulator.errors import SqsError
 from emulator.events.spec import FIELDS as EVENT_SOURCE_FIELDS
 from emulator.events.spec import MappingError
 from emulator.server import elasticmq
+from emulator.server.admin.error_rules import error_rule
 from emulator.server.admin.routes import fault_policy
 from emulator.server.auth import Credential
 from emulator.server.identity import valid_account_id
@@ -60,7 +71,7 @@ log = logging.getLogger(__name__)
 
 QUEUE_KEYS = {"name", "account", "region", "attributes", "tags", "faults"}
 EVENT_SOURCE_KEYS = {"queue", "account", "region", *EVENT_SOURCE_FIELDS}
-DOCUMENT_KEYS = ("admin", "credentials", "event_sources", "queues", "server")
+DOCUMENT_KEYS = ("admin", "credentials", "error_rules", "event_sources", "kms_keys", "queues", "server")
 CREDENTIAL_KEYS = {"access_key", "secret_key", "account"}
 JSON_ATTRIBUTES = ("RedrivePolicy", "RedriveAllowPolicy", "Policy")
 
@@ -245,8 +256,38 @@ def apply(path: str, broker, account: str, region: str, event_sources=None) -> N
             _create(entry, broker, region)
         if entry.faults is not None:
             broker.get_queue(entry.account, entry.region, entry.name).faults = entry.faults
+    _set_errors(path, document, broker, account, region)
     for number, raw in enumerate(sources if event_sources is not None else ()):
         _start_event_source(f"{path}: event_sources[{number}]", raw, broker, account, region, event_sources)
+
+
+def _set_errors(path: str, document: dict, broker, account: str, region: str) -> None:
+    """The file's [[error_rules]] and [kms_keys], each checked as the admin API checks it."""
+    tables = document.get("error_rules", [])
+    if not isinstance(tables, list) or not all(isinstance(raw, dict) for raw in tables):
+        raise ConfigError(f"{path}: error_rules must be an array of tables, written [[error_rules]]")
+    keys = document.get("kms_keys", {})
+    if not isinstance(keys, dict) or not all(isinstance(state, str) for state in keys.values()):
+        raise ConfigError(f'{path}: kms_keys must be a table of keys to states, e.g. "alias/aws/sqs" = "disabled"')
+    rules = [
+        error_rule(
+            raw,
+            lambda message, number=number: ConfigError(f"{path}: error_rules[{number}]: {message}"),
+            lambda: _context(broker, account, region, region),
+        )
+        for number, raw in enumerate(tables)
+    ]
+
+    def set_all(errors) -> None:
+        for rule in rules:
+            errors.add(rule)
+        for key, state in keys.items():
+            try:
+                errors.set_key(key, state)
+            except ValueError as problem:
+                raise ConfigError(f"{path}: kms_keys.{key}: {problem}") from None
+
+    broker.errors(set_all)
 
 
 def _event_source_tables(path: str, document: dict) -> list[dict]:

@@ -123,6 +123,24 @@ class EmulatorServer:
     def clear_faults(self, queue: str | None = None) -> None:
         self.admin.clear_faults(queue)
 
+    def error_rule(self, error: str, **fields) -> dict:
+        """Answer matching SQS calls with AWS's `error` (RequestThrottled, InternalError,
+        ServiceUnavailable, KmsDisabled, any error of SQS's model) instead of running them.
+        Fields: queue, operation, probability, after, count, entries, seed, message (the
+        admin API's, POST /_emulator/error-rules); returns the rule with its id."""
+        return self.admin.add_error_rule(error, **fields)
+
+    def error_rules(self) -> dict:
+        """The error rules in force (each with `matched` and `fired`) and the KMS keys' states."""
+        return self.admin.error_rules()
+
+    def clear_error_rules(self, rule_id: int | None = None) -> None:
+        self.admin.clear_error_rules(rule_id)
+
+    def kms_key(self, key: str, state: str) -> dict:
+        """Set a KMS key's state: sends and receives on the queues it encrypts answer its Kms* error."""
+        return self.admin.set_kms_key(key, state)
+
     def wait_for_message(
         self,
         queue: str,

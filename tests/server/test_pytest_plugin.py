@@ -23,6 +23,7 @@ USER_TESTS = """
 import os
 
 import boto3
+import pytest
 
 
 def own_client():
@@ -66,7 +67,21 @@ def test_wait_for_message_and_duplicate_delivery(sqs_emulator, sqs_client):
     assert sqs_emulator.faults("orders") is None
 
 
+def test_error_rules_and_kms_keys_from_the_fixture(sqs_emulator, sqs_client):
+    url = sqs_client.create_queue(QueueName="jobs")["QueueUrl"]
+    rule = sqs_emulator.error_rule("ServiceUnavailable", queue="jobs", operation="SendMessage", count=1)
+    answer = sqs_client.send_message(QueueUrl=url, MessageBody="x")  # botocore retries a 503
+    assert answer["ResponseMetadata"]["RetryAttempts"] == 1
+    assert sqs_emulator.error_rules()["rules"][0]["id"] == rule["id"]
+    sqs_emulator.clear_error_rules(rule["id"])
+    sealed = sqs_client.create_queue(QueueName="sealed", Attributes={"KmsMasterKeyId": "alias/aws/sqs"})["QueueUrl"]
+    assert sqs_emulator.kms_key("alias/aws/sqs", "not_found") == {"alias/aws/sqs": "not_found"}
+    with pytest.raises(sqs_client.exceptions.KmsNotFound):
+        sqs_client.send_message(QueueUrl=sealed, MessageBody="x")
+
+
 def test_the_next_test_sees_a_reset_emulator(sqs_emulator):
+    assert sqs_emulator.error_rules() == {"rules": [], "kms_keys": {}}  # the test before set some
     assert sqs_emulator.queues() == []
     assert "QueueUrls" not in own_client().list_queues()
 
@@ -180,12 +195,12 @@ def test_a_project_that_uses_the_plugin_in_a_process(pytester):
     # The same entry point, in a fresh interpreter: the fixtures load the emulator when used.
     pytester.makepyfile(test_user=USER_TESTS.replace("def test_without_the_fixtures", "def _unused"))
     done = _run_in_a_process(pytester)
-    assert done.returncode == 0 and "5 passed" in done.stdout, done.stdout + done.stderr
+    assert done.returncode == 0 and "6 passed" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_user_suite_runs_on_the_plugins_fixtures(user_suite):
     result = user_suite.runpytest_inprocess("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=7)
 
 
 def test_the_environment_is_restored_after_each_test(sqs_emulator, monkeypatch):

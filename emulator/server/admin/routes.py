@@ -133,7 +133,7 @@ def health(request, app) -> dict:
 
 
 def reset(request, app) -> dict:
-    """Delete every queue, message, move task, event source mapping and cooldown; the clock keeps its time.
+    """Delete every queue, message, move task, event source mapping, cooldown, error rule and KMS key state; the clock keeps its time.
 
     Answers `{"reset": true}`.
     """
