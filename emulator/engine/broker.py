@@ -7,7 +7,7 @@ targets and sources, move tasks, and AWS's 60-second lifecycle rules.
 import threading
 
 from emulator import limits
-from emulator.engine import redrive
+from emulator.engine import history, redrive
 from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.engine.fifo import FifoQueue
 from emulator.engine.journal import NO_JOURNAL, Journal
@@ -30,6 +30,7 @@ class Broker:
         journal: Journal = NO_JOURNAL,
         max_waits: int = DEFAULT_MAX_WAITS,
         observer: BrokerObserver | None = None,
+        histories: int = 0,
     ):
         self.clock = clock or RealClock()
         self.waits = Waits(max_waits)  # long polls waiting now, against their cap
@@ -37,6 +38,7 @@ class Broker:
         self.receipts = receipts  # what an earlier receipt handle may do on a standard queue (receipts.py)
         self.scheduler = HeapScheduler(self.clock)
         self.purge_cooldown = purge_cooldown
+        self.histories = histories  # each queue keeps the stories of this many messages (history.py); 0: none
         self.recreate_cooldown = recreate_cooldown
         self._queues: dict[tuple[str, str, str], Queue] = {}
         self._deleted_at: dict[tuple[str, str, str], float] = {}
@@ -121,6 +123,7 @@ class Broker:
             self.receipts,
             self.journal,
             self._on_sent,
+            self.histories,
         )
 
     def set_attributes(self, queue: Queue, attributes: dict[str, str]) -> None:
@@ -249,6 +252,23 @@ class Broker:
         with self._lock:
             self._move_tasks.setdefault(source.arn, []).append(task)
         return task
+
+    def story(self, message_id: str) -> list[tuple[Queue, list[dict]]]:
+        """Every queue's story of a message (history.py), following a move task's copy
+        to its new id and back: (queue, events) pairs."""
+        found: list[tuple[Queue, list[dict]]] = []
+        wanted, seen = [message_id], set()
+        while wanted:
+            key = history.id_key(wanted.pop())
+            if key is None or key in seen:
+                continue
+            seen.add(key)
+            for queue in self.all_queues():
+                events = queue.history.story(key) if queue.history is not None else None
+                if events:
+                    found.append((queue, events))
+                    wanted += [e[name] for e in events for name in ("new_id", "original_id") if name in e]
+        return found
 
     # -- time -----------------------------------------------------------------
 
