@@ -123,6 +123,17 @@ class EmulatorServer:
     def clear_faults(self, queue: str | None = None) -> None:
         self.admin.clear_faults(queue)
 
+    def history(self, message_id: str) -> list[dict]:
+        """A message's story (sent, each receive, visibility changes, delete, dead-letter
+        move, injected faults ...), oldest event first, each event naming its `queue`;
+        still there a while after the delete. AdminApiError 404 when no queue kept it."""
+        return self.admin.history(message_id)
+
+    def summary(self) -> dict:
+        """What the plugin's end-of-test summary names: received_more_than_once,
+        stale_deletes, dead_lettered, empty_short_polls."""
+        return self.admin.history_summary()
+
     def wait_for_message(
         self,
         queue: str,
@@ -221,6 +232,7 @@ def serve(
     long_poll_cap: float | None = None,
     queue_urls: str | None = None,
     tune_gc: bool | None = None,
+    histories: int | None = None,
 ) -> EmulatorServer:
     """Start the emulator on 127.0.0.1:`port` in a background thread, in memory; use it
     as a context manager, or call .stop(). A keyword left out (None) takes the config
@@ -228,7 +240,7 @@ def serve(
     clock, no cooldowns; else the command line's. long_poll_cap: the most real seconds
     an empty long poll waits; queue_urls: aws, path or host (docs/guides/usage.md, "How queue URLs are formed");
     tune_gc: apply the command line's garbage-collector policy to this process (off: the
-    process is the caller's; emulator/server/collector.py). Bad values raise ValueError
+    process is the caller's; emulator/server/collector.py); histories: the stories kept per queue (0: none). Bad values raise ValueError
     (OptionError), a bad file ConfigError."""
     given = {
         "port": port,
@@ -243,6 +255,7 @@ def serve(
         "long_poll_cap": long_poll_cap,
         "queue_urls": queue_urls,
         "tune_gc": tune_gc,
+        "histories": histories,
     }
     return EmulatorServer(options_for({name: value for name, value in given.items() if value is not None}))
 
