@@ -15,7 +15,10 @@ is kept until KEPT_ENDED newer ones have ended (then counted in `forgotten`), so
 test can ask after the delete; a story keeps its first event and its last
 MAX_EVENTS - 1.
 
-record() is the hook for whatever else touches a message (an injected error, ...).
+record() (with the queue's lock held) and note() (without it) are the hook for whatever
+else touches a message: an injected error answered for a message's operation is
+`queue.history.note(key, "injected_error", code=...)` where `queue.history` is not None,
+the key being the message's `key`, or for a receipt handle receipts.decode(handle)[1].
 """
 
 import itertools
@@ -72,6 +75,11 @@ class MessageHistories:
         if len(story) > MAX_EVENTS:
             del story[1]  # the sent event stays: it says who and how
             story[0]["later_events_dropped"] = story[0].get("later_events_dropped", 0) + 1
+
+    def note(self, key: bytes, event: str, **details: Any) -> None:
+        """record() from outside the queue's lock (taken here): for the layers above the engine."""
+        with self.lock:
+            self.record(key, event, **details)
 
     def end(self, key: bytes, event: str, **details: Any) -> None:
         """The message left the queue: its story is kept until KEPT_ENDED newer ones end."""

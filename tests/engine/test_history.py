@@ -4,7 +4,7 @@ time makes (expiry, a visibility timeout's end), a purge, and a broker that keep
 import pytest
 from engine_support import T0, send
 
-from emulator.engine import history
+from emulator.engine import history, receipts
 from emulator.engine.broker import Broker
 
 ACCOUNT, REGION = "000000000000", "us-east-1"
@@ -117,3 +117,14 @@ def test_a_handle_of_a_message_gone_is_noted_on_its_kept_story(keeping):
 
 def test_ids_that_are_not_uuids_name_no_story(keeping):
     assert history.id_key("not an id") is None and keeping.story("not an id") == []
+
+
+def test_a_layer_above_notes_what_it_did_to_a_message(keeping):
+    # the hook for injected errors (issue 39 item 1): by the id in a receipt handle
+    queue = new_queue(keeping)
+    message = send(queue)
+    [delivery] = queue.receive(1, 30, 0)
+    key = receipts.decode(delivery.receipt_handle)[1]
+    queue.history.note(key, "injected_error", operation="DeleteMessage", code="InternalError")
+    told = queue.history.story(message.key)[-1]
+    assert (told["event"], told["operation"], told["code"]) == ("injected_error", "DeleteMessage", "InternalError")
