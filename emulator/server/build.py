@@ -49,7 +49,7 @@ class Options:
     purge_cooldown: float = limits.PURGE_COOLDOWN_SECONDS
     recreate_cooldown: float = limits.RECREATE_COOLDOWN_SECONDS
     receipts: str = "aws"
-    histories: int = 10_000  # each queue keeps the stories of this many messages (engine/history.py); 0: none
+    histories: int = 1_000  # each queue keeps the stories of this many messages (engine/history.py); 0: none
     data_dir: str | None = None  # None: everything in memory
     sync: str = "interval"
     sync_interval_ms: int = 100
