@@ -6,7 +6,7 @@ from emulator import limits
 from emulator.engine import receipts
 from emulator.engine.message import INFLIGHT
 from emulator.engine.states import MessageStates
-from emulator.errors import invalid_parameter
+from emulator.errors import SqsError, invalid_parameter
 
 
 def delete(states: MessageStates, policy, queue, receipt_handle: str) -> None:
@@ -20,7 +20,13 @@ def delete(states: MessageStates, policy, queue, receipt_handle: str) -> None:
         return
     inflight = message.state is INFLIGHT
     lost = False
-    if policy.may_delete(receipt_handle, latest, inflight):
+    try:
+        allowed = policy.may_delete(receipt_handle, latest, inflight)
+    except SqsError:  # a FIFO queue's expired handle: the story tells the stale delete too
+        if history is not None:
+            history.deleted(message.key, receipt_handle, message, False, False)
+        raise
+    if allowed:
         if queue.faults and queue.faults.lose_delete():
             queue.stats.lost_deletes += 1  # injected: success, and the message stays
             lost = True

@@ -6,6 +6,7 @@ from engine_support import T0, send
 
 from emulator.engine import history, receipts
 from emulator.engine.broker import Broker
+from emulator.errors import SqsError
 
 ACCOUNT, REGION = "000000000000", "us-east-1"
 
@@ -128,3 +129,14 @@ def test_a_layer_above_notes_what_it_did_to_a_message(keeping):
     queue.history.note(key, "injected_error", operation="DeleteMessage", code="InternalError")
     told = queue.history.story(message.key)[-1]
     assert (told["event"], told["operation"], told["code"]) == ("injected_error", "DeleteMessage", "InternalError")
+
+
+def test_a_fifo_queues_expired_handle_is_a_stale_delete_in_the_story(keeping, clock):
+    queue = keeping.create_queue(ACCOUNT, REGION, "q.fifo", {"FifoQueue": "true", "VisibilityTimeout": "10"})[0]
+    message = send(queue, group_id="g", dedup_id="d")
+    [delivery] = queue.receive(1, 10, 0)
+    clock.advance(11)
+    with pytest.raises(SqsError):
+        queue.delete(delivery.receipt_handle)  # AWS: the receipt handle has expired
+    refused = queue.history.story(message.key)[-1]
+    assert (refused["event"], refused["stale"], refused["of_receive"]) == ("delete_refused", True, 1)
