@@ -5,8 +5,8 @@ reason, and a redrive back under a new id.
 
 The story is the emulator's own (AWS keeps none); what it records follows AWS's documented
 behaviour: each receive gets a new receipt handle ("If you receive a message more than once,
-each time you receive it, you get a different receipt handle", SQS Developer Guide,
-sqs-queue-message-identifiers), and a message whose receive count exceeds maxReceiveCount
+the receipt handle you get each time you receive the message is different", the SQS API
+Reference's DeleteMessage), and a message whose receive count exceeds maxReceiveCount
 moves to the dead-letter queue (SQS Developer Guide, sqs-dead-letter-queues).
 """
 
