@@ -11,7 +11,7 @@ manual clock, in memory, no purge or re-create cooldowns). Nothing is autouse:
 
 * `sqs_emulator`: the server (emulator/testing/embedded.py: .endpoint_url, .advance,
   .reset, .queues, .peek, .faults, .clear_faults, .error_rule, .error_rules,
-  .clear_error_rules, .kms_key, .wait_for_message, .client);
+  .clear_error_rules, .kms_key, .wait_for_message, .history, .summary, .client);
 * `sqs_client`: a boto3 SQS client for it.
 
 A test that uses either starts on an emptied emulator (every queue deleted; the
@@ -32,6 +32,10 @@ test file's folder).
 test modules are imported, and points the AWS environment at it for the whole run, so
 a client made at import time (`SQS = boto3.client("sqs")` in application code) is
 redirected too. Off by default: the plugin loads in every pytest run.
+
+`sqs_emulator_summary = true` (or `--sqs-emulator-summary`) prints after each test that
+used the emulator a short block naming what its consumers met: messages received more
+than once, receipts stale at their delete, dead-lettered messages, empty short polls.
 
 An unknown `sqs_emulator_*` key in the ini file is refused, naming the known ones.
 """
@@ -70,9 +74,12 @@ OPTIONS = (
     "queue_urls",
     "loose",  # standard queues as loose as AWS's (docs/guides/testing.md)
     "loose_seed",
+    "histories",
 )
 AWS_ENV = "sqs_emulator_aws_env"
-INI_NAMES = (*(f"sqs_emulator_{name}" for name in OPTIONS), AWS_ENV)
+SUMMARY = "sqs_emulator_summary"
+INI_NAMES = (*(f"sqs_emulator_{name}" for name in OPTIONS), AWS_ENV, SUMMARY)
+SUMMARY_IDS = 3  # message ids a summary line names before "and N more"
 # "server": the session's emulator; "env": the MonkeyPatch of AWS_ENV; "path": what _own_emulator_first put on sys.path
 _SESSION = pytest.StashKey[dict]()
 
@@ -85,6 +92,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         AWS_ENV,
         "sqs_emulator: true points AWS_ENDPOINT_URL_SQS and dummy credentials at the emulator for the whole "
         "run, from before conftest files are imported (import-time clients are redirected)",
+    )
+    parser.addini(SUMMARY, "sqs_emulator: true prints, after each test that used the emulator, what its consumers met")
+    parser.getgroup("sqs_emulator").addoption(
+        "--sqs-emulator-summary",
+        action="store_true",
+        default=None,
+        help="after each test that used the emulator, name the messages received more than once, the receipts "
+        "that went stale before their delete, the dead-lettered messages and the empty short polls",
     )
 
 
@@ -205,14 +220,69 @@ def _ini_keys(path: Path | None) -> set[str]:
 
 
 def _aws_env(config: pytest.Config) -> bool:
-    raw = config.getini(AWS_ENV)
+    return _ini_flag(config, AWS_ENV)
+
+
+def _ini_flag(config: pytest.Config, name: str) -> bool:
+    raw = config.getini(name)
     if not raw:
         return False
     options = _emulator("server.options")
     try:
-        return options.parse(options.Option(AWS_ENV, options.Flag(), ""), raw, f"ini option {AWS_ENV}")
+        return options.parse(options.Option(name, options.Flag(), ""), raw, f"ini option {name}")
     except options.OptionError as error:
         raise pytest.UsageError(f"sqs_emulator: {error}") from None
+
+
+def _wants_summary(config: pytest.Config) -> bool:
+    flag = config.getoption("--sqs-emulator-summary", None)
+    return bool(flag) if flag is not None else _ini_flag(config, SUMMARY)
+
+
+def summary_lines(found: dict) -> list[str]:
+    """The summary's lines, from the admin API's /_emulator/histories/summary (nothing notable: none)."""
+
+    def ids(entries: list[dict], detail) -> str:
+        named = [f"{entry['id']} ({detail(entry)})" for entry in entries[:SUMMARY_IDS]]
+        more = f" and {len(entries) - SUMMARY_IDS} more" if len(entries) > SUMMARY_IDS else ""
+        return ", ".join(named) + more
+
+    def queue(entry: dict) -> str:
+        return entry["queue"].rstrip("/").rsplit("/", 1)[-1]
+
+    def receives(entry: dict) -> str:
+        return f"{entry['receives']} receives, {queue(entry)}"
+
+    def stale(entry: dict) -> str:
+        return f"handle of receive {entry['of_receive'] or '?'}, {queue(entry)}"
+
+    def dead_lettered(entry: dict) -> str:
+        return f"from {queue(entry)}: {entry['reason']}"
+
+    lines = []
+    if found["received_more_than_once"]:
+        lines.append(f"received more than once: {ids(found['received_more_than_once'], receives)}")
+    if found["stale_deletes"]:
+        lines.append(
+            "receipts stale at their delete (processing longer than the visibility timeout): "
+            + ids(found["stale_deletes"], stale)
+        )
+    if found["dead_lettered"]:
+        lines.append(f"moved to a dead-letter queue: {ids(found['dead_lettered'], dead_lettered)}")
+    if found["empty_short_polls"]:
+        polls = ", ".join(f"{entry['count']} on {queue(entry)}" for entry in found["empty_short_polls"])
+        lines.append(f"empty short polls (each a billed request on AWS): {polls}")
+    return lines
+
+
+def _print_summary(request, server) -> None:
+    lines = summary_lines(server.summary())
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if lines and reporter is not None:
+        reporter.ensure_newline()
+        reporter.write_line(f"sqs-emulator summary of {request.node.nodeid}:")
+        for line in lines:
+            reporter.write_line(f"  {line}")
 
 
 def _ini_options(config: pytest.Config) -> dict:
@@ -300,6 +370,8 @@ def sqs_emulator(request, monkeypatch):
         except Unavailable as error:
             pytest.fail(str(error), pytrace=False)
         request.addfinalizer(server.stop)
+    if _wants_summary(request.config):
+        request.addfinalizer(lambda: _print_summary(request, server))  # before the stop: finalizers run last first
     for name in UNSET:
         monkeypatch.delenv(name, raising=False)
     for name, value in {

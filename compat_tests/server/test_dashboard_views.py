@@ -263,3 +263,30 @@ def test_placeholders_say_what_an_empty_field_does_and_fit_it(dashboard, sqs, qu
     assert cut == []
     if width == 800:
         screenshot(page, "dashboard-placeholders.png")
+
+
+def test_a_dead_letter_queues_message_shows_its_timeline_in_one_click(dashboard, sqs, queue_factory, advance, protocol):
+    # issue 39 item 4: "why did this message end up in the dead-letter queue?", from the page
+    source, dlq = with_dead_letter_queue(sqs, queue_factory, "dash-story", max_receives=2)
+    message_id = sqs.send_message(QueueUrl=source, MessageBody="poison")["MessageId"]
+    for _ in range(2):
+        sqs.receive_message(QueueUrl=source, VisibilityTimeout=5)
+        advance(6)
+    assert "Messages" not in sqs.receive_message(QueueUrl=source)  # the third receive moves it
+    page = dashboard()
+    select(page, dlq)
+
+    message(page, message_id).get_by_test_id("timeline-button").click()
+    timeline = page.get_by_test_id("timeline")
+    expect(timeline).to_be_visible()
+    expect(page.get_by_test_id("timeline-id")).to_have_text(message_id)
+    events = timeline.get_by_test_id("timeline-event")
+    expect(events).to_have_count(7)  # sent, twice received and its visibility timeout ended, moved, arrived
+    moved = timeline.locator('[data-event="dead_lettered"]')
+    expect(field(moved, "queue")).to_have_text(name_of(source))
+    expect(field(moved, "facts")).to_contain_text("maxReceiveCount 2 reached: received 2 times, moved at receive 3")
+    expect(field(timeline.locator('[data-event="arrived_as_dead_letter"]'), "queue")).to_have_text(name_of(dlq))
+    expect(field(events.first, "facts")).to_contain_text(f"protocol {protocol}")
+    screenshot(page, "dashboard-message-timeline.png")
+    page.get_by_test_id("timeline-close").click()
+    expect(timeline).to_be_hidden()

@@ -20,6 +20,8 @@ class Context(NamedTuple):  # immutable; made once a request, which a frozen dat
     url_form: str = "aws"  # --queue-urls: the form rendered (api/queue_urls.py); every form is read
     # Where the caller's account is known (api/access.py): the operation, run on another account's queue only as its Policy allows.
     action: str | None = None
+    access_key: str | None = None  # the request's, as its Authorization header names it: for a message's story
+    protocol: str = ""  # the wire it came in on (protocol.detect): for a message's story
 
     def queue_url(self, queue: Queue) -> str:
         """The URL of a queue in the server's form (api/queue_urls.py), the one every operation renders."""

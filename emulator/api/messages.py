@@ -13,7 +13,7 @@ from emulator.errors import SqsError, invalid_parameter, invalid_reason
 def send_message(ctx: Context, params: dict) -> dict:
     queue = ctx.queue(params["QueueUrl"])
     message, delay = _new_message(ctx, queue, params, in_batch=False)
-    (stored,) = queue.send([(message, delay)])
+    (stored,) = queue.send([(message, delay)], ctx)
     return _sent(message, stored, params, {})
 
 
@@ -37,7 +37,7 @@ def send_message_batch(ctx: Context, params: dict) -> dict:
             failed.append(_failure(entry["Id"], error))
             continue
         sent_entries.append(entry)
-    stored = queue.send(accepted)
+    stored = queue.send(accepted, ctx)
     successful = [
         _sent(message, kept, entry, {"Id": entry["Id"]})
         for entry, (message, _), kept in zip(sent_entries, accepted, stored, strict=True)

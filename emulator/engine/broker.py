@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from emulator import limits
-from emulator.engine import redrive
+from emulator.engine import history, redrive
 from emulator.engine.clock import Clock, ManualClock, RealClock
 from emulator.engine.error_rules import ErrorRules
 from emulator.engine.faults import FaultPolicy
@@ -37,6 +37,7 @@ class Broker:
         max_waits: int = DEFAULT_MAX_WAITS,
         observer: BrokerObserver | None = None,
         loose_seed: int | None = None,
+        histories: int = 0,
     ):
         self.clock = clock or RealClock()
         self.waits = Waits(max_waits)  # long polls waiting now, against their cap
@@ -46,6 +47,7 @@ class Broker:
         self.loose_seed = loose_seed
         self.scheduler = HeapScheduler(self.clock)
         self.purge_cooldown = purge_cooldown
+        self.histories = histories  # each queue keeps the stories of this many messages (history.py); 0: none
         self.recreate_cooldown = recreate_cooldown
         # AWS's errors by rule and KMS keys' states (error_rules.py), None while none is set; errors() changes them.
         self.error_rules: ErrorRules | None = None
@@ -144,6 +146,7 @@ class Broker:
             self.receipts,
             self.journal,
             self._on_sent,
+            self.histories,
         )
         if self.loose_seed is not None and not queue.fifo:
             queue.faults = FaultPolicy(loose=True, seed=self.loose_seed)
@@ -275,6 +278,23 @@ class Broker:
         with self._lock:
             self._move_tasks.setdefault(source.arn, []).append(task)
         return task
+
+    def story(self, message_id: str) -> list[tuple[Queue, list[dict]]]:
+        """Every queue's story of a message (history.py), following a move task's copy
+        to its new id and back: (queue, events) pairs."""
+        found: list[tuple[Queue, list[dict]]] = []
+        wanted, seen = [message_id], set()
+        while wanted:
+            key = history.id_key(wanted.pop())
+            if key is None or key in seen:
+                continue
+            seen.add(key)
+            for queue in self.all_queues():
+                events = queue.history.story(key) if queue.history is not None else None
+                if events:
+                    found.append((queue, events))
+                    wanted += [e[name] for e in events for name in ("new_id", "original_id") if name in e]
+        return found
 
     # -- time -----------------------------------------------------------------
 

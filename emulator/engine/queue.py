@@ -17,11 +17,12 @@ holding no thread. A move into another queue is under both queues' locks
 
 import threading
 from collections.abc import Callable, Iterable
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
 from emulator.engine import attributes as queue_attributes
-from emulator.engine import handles, receipts, taking, transfers
+from emulator.engine import handles, history, receipts, taking, transfers
 from emulator.engine.clock import Clock
 from emulator.engine.faults import FaultPolicy
 from emulator.engine.journal import NO_JOURNAL, Journal
@@ -67,6 +68,7 @@ class Queue:
         receipt_mode: str = "aws",
         journal: Journal = NO_JOURNAL,
         on_sent: Callable[[int], None] | None = None,
+        histories: int = 0,
     ):
         self.account = account
         self.region = region
@@ -90,6 +92,8 @@ class Queue:
         self.deleted = False
         self.purged_at: float | None = None
         self.faults: FaultPolicy | None = None
+        # Every message's story (history.py), at most `histories` of them; None: none kept.
+        self.history = history.MessageHistories(self._lock, clock, histories) if histories else None
         self.config = QueueConfig(self.fifo)
         self._configure(attributes)
 
@@ -144,13 +148,16 @@ class Queue:
 
     # -- messages ---------------------------------------------------------
 
-    def send(self, batch: Iterable[tuple[Message, int]]) -> list[Message | Sent]:
+    def send(self, batch: Iterable[tuple[Message, int]], origin: Any = None) -> list[Message | Sent]:
         """Enqueue (message, delay seconds) pairs; a delay of 0 makes the message visible now.
         Answers each with the message taken, or what a FIFO queue kept of the original of a
-        duplicate (fifo.py): either has the `id` and `sequence_number` the caller answers with."""
+        duplicate (fifo.py): either has the `id` and `sequence_number` the caller answers with.
+        `origin`: who sent them and how, for their stories (history.py)."""
         with self._lock:
             now = self._clock.now()
             sent = [self._accept(message, now, delay) for message, delay in batch]
+            if self.history is not None:
+                self.history.sent(sent, origin)
         if self._on_sent is not None:
             self._on_sent(len(sent))
         return sent
@@ -212,7 +219,8 @@ class Queue:
 
     def change_visibility(self, receipt_handle: str, timeout: int) -> None:
         with self._lock:
-            handles.change_visibility(self._states, self._receipts, self._clock.now(), receipt_handle, timeout)
+            now = self._clock.now()
+            handles.change_visibility(self._states, self._receipts, now, receipt_handle, timeout, self.history)
 
     def purge(self, cooldown: float = 0.0) -> None:
         """Remove every message: visible, delayed and in flight. AWS allows one purge per 60 s."""
@@ -224,6 +232,8 @@ class Queue:
                     f"Only one PurgeQueue operation on {self.name} is allowed every {cooldown:g} seconds.",
                 )
             self.purged_at = now
+            if self.history is not None:
+                self.history.end_all(self._messages, "purged")
             self._drop_all()
             self._journal.queue_emptied(self)
             self._journal.queue_saved(self)
@@ -260,7 +270,7 @@ class Queue:
         if limit <= 0:
             return 0, False
         with self._lock:
-            return transfers.move_out(self._states, self._clock.now(), limit, destination)
+            return transfers.move_out(self, self._states, self._clock.now(), limit, destination)
 
     # -- caller holds the lock ------------------------------------------------
 
@@ -273,7 +283,8 @@ class Queue:
         target = self._find_queue(redrive.target_arn)
         if target is None or target is self:
             return Transfer.NO_TARGET
-        outcome = transfers.transfer(self._states, message, target, *self._dead_letter_copy(message, now))
+        note = partial(history.dead_lettered, self, target, message, redrive.max_receive_count)
+        outcome = transfers.transfer(self._states, message, target, *self._dead_letter_copy(message, now), note)
         if outcome is Transfer.MOVED:
             self.stats.dead_lettered += 1
         return outcome

@@ -235,10 +235,14 @@ class MessageStates:
     def _expire(self, message: Message) -> None:
         self.remove(message)
         self._stats.expired += 1
+        if self._queue.history is not None:
+            self._queue.history.end(message.key, "expired")
 
     def _deadline_reached(self, message: Message) -> None:
         """The timer of the queue's deadlines: a visibility timeout or delay ended (deadlines.py)."""
         if message.state is INFLIGHT:
             self.end_inflight(message)
+            if self._queue.history is not None:
+                self._queue.history.record(message.key, "visibility_timeout_ended")
         else:
             self._show(message)

@@ -24,7 +24,7 @@ def take(
     queue,
 ) -> list[Delivery]:
     """`dead_letter(message, now)` moves a message that reached maxReceiveCount (None: not
-    reached); `queue` gives its name, kind, `faults` and `stats`."""
+    reached); `queue` gives its name, kind, `faults`, `stats` and `history`."""
     if states.count(INFLIGHT) >= limits.MAX_INFLIGHT:
         # AWS: a short poll of a standard queue at the in-flight limit is OverLimit;
         # a long poll, or a FIFO queue, just gets nothing.
@@ -57,6 +57,9 @@ def take(
         picks.close()
     if held_back is not None:
         states.put_back_picked(held_back)
+    history = queue.history
+    if history is not None:
+        history.received(deliveries, visibility_timeout, wait_seconds)
     if visibility_timeout == 0 or faults:
         for delivery in deliveries:
             if visibility_timeout == 0:
@@ -65,4 +68,6 @@ def take(
                 # Injected: receivable again at once, while this consumer still holds it.
                 queue.stats.duplicate_deliveries += 1
                 states.end_inflight(delivery.message)
+                if history is not None:
+                    history.record(delivery.message.key, "fault", fault="duplicate_delivery")
     return deliveries

@@ -14,7 +14,9 @@ dead-lettering on receive (queue.py, taking.py).
 import enum
 import uuid
 from collections.abc import Callable
+from functools import partial
 
+from emulator.engine import history
 from emulator.engine.message import Message
 from emulator.engine.states import MessageStates
 
@@ -27,10 +29,24 @@ class Transfer(enum.Enum):
     NO_TARGET = "no target"  # the target queue does not exist (any more)
 
 
-def transfer(states: MessageStates, message: Message, target, replacement: Message, sent_at: float) -> Transfer:
+def transfer(
+    states: MessageStates,
+    message: Message,
+    target,
+    replacement: Message,
+    sent_at: float,
+    note: Callable[[], None] | None = None,
+) -> Transfer:
     """Replace `message`, picked off the source's ready order (its MessageStates,
-    lock held), by `replacement` in `target`, enqueued there as sent at `sent_at`."""
-    return accept(target, replacement, sent_at, lambda: states.remove(message, picked=True))
+    lock held), by `replacement` in `target`, enqueued there as sent at `sent_at`.
+    `note()` runs with both locks held once the move is certain (the stories, history.py)."""
+
+    def remove_original() -> None:
+        states.remove(message, picked=True)
+        if note is not None:
+            note()
+
+    return accept(target, replacement, sent_at, remove_original)
 
 
 def accept(target, message: Message, sent_at: float, remove_original: Callable[[], None]) -> Transfer:
@@ -51,9 +67,9 @@ def accept(target, message: Message, sent_at: float, remove_original: Callable[[
 
 
 def move_out(
-    states: MessageStates, now: float, limit: int, destination: Callable[[Message], object]
+    source, states: MessageStates, now: float, limit: int, destination: Callable[[Message], object]
 ) -> tuple[int, bool]:
-    """Queue.move_out with the source's lock held: move up to `limit` visible
+    """Queue.move_out with the source's lock held (`source`, its MessageStates `states`): move up to `limit` visible
     messages, in the order a receive would take them, each as a new message into
     destination(message). Returns (moved, failed): failed when a message has no
     destination queue."""
@@ -65,7 +81,9 @@ def move_out(
             target = destination(message)
             outcome = Transfer.NO_TARGET
             if target is not None:
-                outcome = transfer(states, message, target, message.redriven(uuid.uuid4().bytes), now)
+                copy = message.redriven(uuid.uuid4().bytes)
+                note = partial(history.redriven, source, target, message, copy)
+                outcome = transfer(states, message, target, copy, now, note)
             if outcome is not Transfer.MOVED:
                 break
             moved += 1

@@ -150,6 +150,19 @@ class AdminClient:
         invalid_usage, throttled, opt_in_required, enabled); returns every key's state."""
         return self._call("PUT", "kms-keys", body={"key": key, "state": state})["kms_keys"]
 
+    def history(self, message_id: str) -> list[dict]:
+        """A message's story, oldest event first, from every queue that kept it (each event
+        names its `queue`); AdminApiError 404 when none did."""
+        return self._call("GET", f"histories/{urllib.parse.quote(message_id, safe='')}")["events"]
+
+    def histories(self, queue: str, limit: int = 100) -> dict:
+        """A queue's newest stories and what its histories hold (kept, dropped, empty short polls)."""
+        return self._call("GET", "histories", {"queue": queue, "limit": limit})
+
+    def history_summary(self) -> dict:
+        """The hazards consumers met, from every queue's stories (what the plugin's summary prints)."""
+        return self._call("GET", "histories/summary")
+
     # -- HTTP -------------------------------------------------------------------
 
     def _call(self, method: str, route: str, params: dict | None = None, body: dict | None = None) -> dict:

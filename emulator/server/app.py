@@ -189,6 +189,8 @@ class EmulatorApp:
                 auto_create=self.auto_create,
                 url_form=self.queue_urls,
                 action=call.operation if caller else None,
+                access_key=identity.access_key,
+                protocol=call.wire,
             )
             if call.operation in SLOW:
                 return call.on_a_thread(ctx, params)

@@ -49,6 +49,7 @@ class Options:
     purge_cooldown: float = limits.PURGE_COOLDOWN_SECONDS
     recreate_cooldown: float = limits.RECREATE_COOLDOWN_SECONDS
     receipts: str = "aws"
+    histories: int = 1_000  # each queue keeps the stories of this many messages (engine/history.py); 0: none
     data_dir: str | None = None  # None: everything in memory
     sync: str = "interval"
     sync_interval_ms: int = 100
@@ -134,6 +135,7 @@ def build(options: Options, listen: bool = True) -> Emulator:
         max_waits=options.max_waits,
         observer=collector,
         loose_seed=options.loose_seed if options.loose else None,
+        histories=options.histories,
     )
     code_token = secrets.token_urlsafe(24) if options.allow_code_targets else None
     event_sources = EventSources(clock, code_token)

@@ -271,6 +271,12 @@ TABLE = (
         "aws: every receipt handle of a standard queue's message acts on it, as on AWS; strict: only the latest",
     ),
     Option(
+        "histories",
+        Integer(0, 1_000_000),
+        "each queue keeps the story of this many messages at most, the oldest dropped and counted "
+        "(a deleted one's stays a while); 0: none, at no cost",
+    ),
+    Option(
         "data_dir",
         Text("DIR", _directory, "must name a directory (an existing one or one to create)"),
         "keep everything in this directory, back on the next start; without it, all is in memory",

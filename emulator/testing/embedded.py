@@ -141,6 +141,17 @@ class EmulatorServer:
         """Set a KMS key's state: sends and receives on the queues it encrypts answer its Kms* error."""
         return self.admin.set_kms_key(key, state)
 
+    def history(self, message_id: str) -> list[dict]:
+        """A message's story (sent, each receive, visibility changes, delete, dead-letter
+        move, injected faults ...), oldest event first, each event naming its `queue`;
+        still there a while after the delete. AdminApiError 404 when no queue kept it."""
+        return self.admin.history(message_id)
+
+    def summary(self) -> dict:
+        """What the plugin's end-of-test summary names: received_more_than_once,
+        stale_deletes, dead_lettered, empty_short_polls."""
+        return self.admin.history_summary()
+
     def wait_for_message(
         self,
         queue: str,
@@ -241,6 +252,7 @@ def serve(
     tune_gc: bool | None = None,
     loose: bool | None = None,
     loose_seed: int | None = None,
+    histories: int | None = None,
 ) -> EmulatorServer:
     """Start the emulator on 127.0.0.1:`port` in a background thread, in memory; use it
     as a context manager, or call .stop(). A keyword left out (None) takes the config
@@ -249,7 +261,8 @@ def serve(
     an empty long poll waits; queue_urls: aws, path or host (docs/guides/usage.md, "How queue URLs are formed");
     tune_gc: apply the command line's garbage-collector policy to this process (off: the
     process is the caller's; emulator/server/collector.py); loose: standard queues as loose as
-    AWS's, seeded with loose_seed (docs/guides/testing.md, "Loose standard queues"). Bad values raise ValueError
+    AWS's, seeded with loose_seed (docs/guides/testing.md, "Loose standard queues"); histories: the stories kept per queue (0: none).
+    Bad values raise ValueError
     (OptionError), a bad file ConfigError."""
     given = {
         "port": port,
@@ -266,6 +279,7 @@ def serve(
         "tune_gc": tune_gc,
         "loose": loose,
         "loose_seed": loose_seed,
+        "histories": histories,
     }
     return EmulatorServer(options_for({name: value for name, value in given.items() if value is not None}))
 

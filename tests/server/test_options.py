@@ -31,6 +31,7 @@ CASES = {
     "recreate_cooldown": ("2.5", 2.5, "soon", "must be a number of seconds, not 'soon'"),
     "cooldowns": ("OFF", "off", "none", "must be one of aws, off, not 'none'"),
     "receipts": ("Strict", "strict", "lenient", "must be one of aws, strict, not 'lenient'"),
+    "histories": ("0", 0, "-5", "must be from 0 to 1000000, not -5"),
     "data_dir": (
         "/tmp/sqs-data",
         "/tmp/sqs-data",

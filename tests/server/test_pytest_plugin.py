@@ -417,6 +417,13 @@ INI = {
         "url = sqs_client.create_queue(QueueName='seeded')['QueueUrl']\n"
         "    assert sqs_emulator.faults(url)['seed'] == 9",
     ),
+    "histories": (  # issue 39 item 4: the stories kept per queue; 0 keeps none
+        "sqs_emulator_histories = 0",
+        "url = sqs_client.create_queue(QueueName='untold')['QueueUrl']\n"
+        "    message_id = sqs_client.send_message(QueueUrl=url, MessageBody='x')['MessageId']\n"
+        "    with pytest.raises(AdminApiError, match='histories are off'):\n"
+        "        sqs_emulator.history(message_id)",
+    ),
     "queue_urls": (
         "sqs_emulator_queue_urls = host",
         "url = sqs_client.create_queue(QueueName='formed')['QueueUrl']\n"
@@ -546,6 +553,69 @@ def test_a_bad_ini_value_or_marker_keyword_is_one_line(plugin_run):
     result = plugin_run("", test_bad=marked)
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*sqs_emulator marker: takes keywords account_id, clock, config*not 'colour'*"])
+
+
+# A consumer with the hazards a summary names (issue 39 item 5): an empty short poll, a
+# processing longer than the visibility timeout (its delete's handle is stale), a message
+# received twice, and one moved to its dead-letter queue.
+SLOW_CONSUMER = """
+import json
+
+
+def test_slow_consumer(sqs_emulator, sqs_client):
+    dlq = sqs_client.create_queue(QueueName="jobs-dlq")["QueueUrl"]
+    arn = sqs_client.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    policy = json.dumps({"deadLetterTargetArn": arn, "maxReceiveCount": 2})
+    url = sqs_client.create_queue(QueueName="jobs", Attributes={"RedrivePolicy": policy})["QueueUrl"]
+    assert "Messages" not in sqs_client.receive_message(QueueUrl=url)  # an empty short poll
+    slow = sqs_client.send_message(QueueUrl=url, MessageBody="slow")["MessageId"]
+    first = sqs_client.receive_message(QueueUrl=url, VisibilityTimeout=5)["Messages"][0]
+    sqs_emulator.advance(6)
+    again = sqs_client.receive_message(QueueUrl=url, VisibilityTimeout=5)["Messages"][0]
+    sqs_client.delete_message(QueueUrl=url, ReceiptHandle=first["ReceiptHandle"])  # stale: AWS deletes anyway
+    assert [e["event"] for e in sqs_emulator.history(slow)] == [
+        "sent", "received", "visibility_timeout_ended", "received", "deleted"
+    ]
+    poison = sqs_client.send_message(QueueUrl=url, MessageBody="poison")["MessageId"]
+    for _ in range(2):
+        sqs_client.receive_message(QueueUrl=url, VisibilityTimeout=5)
+        sqs_emulator.advance(6)
+    sqs_client.receive_message(QueueUrl=url)  # the third receive moves it
+    assert sqs_emulator.history(poison)[-1]["queue"] == dlq
+    print("IDS", slow, poison)
+
+
+def test_quiet(sqs_emulator, sqs_client):
+    sqs_client.create_queue(QueueName="quiet")
+"""
+
+
+def test_the_summary_names_what_a_test_met_when_asked(plugin_run):
+    result = plugin_run("sqs_emulator_summary = true", test_consumer=SLOW_CONSUMER)
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*sqs-emulator summary of test_consumer.py::test_slow_consumer:",
+            "  received more than once: * (2 receives, jobs), * (2 receives, jobs)",
+            "  receipts stale at their delete (processing longer than the visibility timeout): "
+            "* (handle of receive 1, jobs)",
+            "  moved to a dead-letter queue: * (from jobs: maxReceiveCount 2 reached: received 2 times, "
+            "moved at receive 3)",
+            "  empty short polls (each a billed request on AWS): 2 on jobs",
+        ]
+    )
+    assert "summary of test_consumer.py::test_quiet" not in result.stdout.str()  # nothing to name: no block
+    # the command line's flag does the same without the ini option
+    result = plugin_run("", test_consumer=SLOW_CONSUMER)
+    assert "sqs-emulator summary" not in result.stdout.str()  # off by default
+
+
+def test_the_summary_flag_turns_it_on_from_the_command_line(plugin_run, pytester):
+    pytester.makepyfile(test_consumer=SLOW_CONSUMER)
+    pytester.makeini("[pytest]\n")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--sqs-emulator-summary")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*sqs-emulator summary of test_consumer.py::test_slow_consumer:"])
 
 
 def free_port() -> int:

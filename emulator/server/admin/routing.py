@@ -4,12 +4,12 @@ the function that answers it. docs/reference/admin-api.md is rendered from it (r
 
 from werkzeug.routing import Map
 
-from emulator.server.admin import error_rules, event_sources, routes, ui
+from emulator.server.admin import error_rules, event_sources, histories, routes, ui
 
 # Requests are matched as "/_emulator/" + what follows, without slashes at either end
 # (`/_emulator/health/` is /_emulator/health; admin/__init__.py), so no rule needs a redirect.
 MAP = Map(
-    [*ui.RULES, *routes.RULES, *event_sources.RULES, *error_rules.RULES],
+    [*ui.RULES, *routes.RULES, *event_sources.RULES, *error_rules.RULES, *histories.RULES],
     strict_slashes=False,
     merge_slashes=False,
     redirect_defaults=False,

@@ -245,7 +245,9 @@ function renderMessages() {
     const fifo = fifoFacts({group: m.group_id, dedup: m.dedup_id, seq: m.sequence_number});
     return el("tr", {"data-testid": "message", "data-id": m.id, "data-state": m.state},
       el("td", {class: "num muted", text: m.cursor}),
-      el("td", {"data-field": "id"}, el("code", {text: m.id})),
+      el("td", {"data-field": "id"}, el("code", {text: m.id}), " ",
+        el("button", {type: "button", "data-testid": "timeline-button", text: "timeline",
+          title: "What happened to this message", onclick: () => showTimeline(m.id)})),
       el("td", {}, el("span", {class: `state ${m.state}`, "data-field": "state", text: m.state})),
       el("td", {}, bodyView(`body:${m.id}`, m.body, state.expanded)),
       el("td", {class: "num", "data-field": "receive_count", text: String(m.receive_count)}),
