@@ -228,6 +228,12 @@ def test_an_http_2_request_line_gets_a_status_line_and_a_close(door):
     assert status(answer) == 400 and closes(answer)
 
 
+def test_the_http_2_connection_preface_gets_a_status_line_and_a_close(door):
+    # RFC 9113 3.4: a client with prior knowledge starts with this preface, never read as a request here.
+    answer = exchange(door, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+    assert status(answer) == 400 and closes(answer)
+
+
 def test_an_http_0_9_request_is_refused_at_once(door):
     # HTTP/0.9 (no version, no blank line): refused and closed at once, half-closed or not.
     for half_close in (True, False):
