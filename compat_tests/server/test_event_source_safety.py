@@ -23,6 +23,7 @@ import psutil
 import pytest
 
 from compat_tests.conftest import TARGET
+from compat_tests.event_sources import REAL_WAIT, wait_for
 from compat_tests.helpers import RawClient, sqs_client
 from compat_tests.helpers import admin_call as call
 from compat_tests.local_http import LocalHttp
@@ -30,19 +31,7 @@ from compat_tests.servers import start_emulator
 
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="event source mappings are the emulator's own")
 
-REAL_WAIT = 20.0  # seconds a poller in the server process gets to act
 FORGED = "boom\nCRITICAL emulator.store: forged\n::error::pwned\x1b[2J"
-
-
-def wait_for(endpoint, mapping_id, predicate, timeout=REAL_WAIT) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        status, mapping = call(endpoint, "GET", f"/_emulator/event-sources/{mapping_id}")
-        assert status == 200, mapping
-        if predicate(mapping["counters"]):
-            return mapping
-        assert time.monotonic() < deadline, f"no match after {timeout} s: {mapping}"
-        time.sleep(0.02)
 
 
 class Site(LocalHttp):
@@ -86,42 +75,27 @@ def sites():
         site.close()
 
 
-@pytest.fixture
-def mapping_of(endpoint):
-    made = []
-
-    def create(body):
-        status, mapping = call(endpoint, "POST", "/_emulator/event-sources", body)
-        assert status == 201, mapping
-        made.append(mapping["id"])
-        return mapping
-
-    yield create
-    for mapping_id in made:
-        call(endpoint, "DELETE", f"/_emulator/event-sources/{mapping_id}")
-
-
 # -- item 3: no redirects, no echoed answers ---------------------------------------------------
 
 
-def test_a_redirect_is_a_failure_and_never_followed(sqs, queue_factory, sites, mapping_of, endpoint):
+def test_a_redirect_is_a_failure_and_never_followed(sqs, queue_factory, sites, mappings, endpoint):
     service = sites(lambda method, path: (200, {"Content-Type": "text/plain"}, b"SECRET of a GET-only service"))
     target = sites(lambda method, path: (302, {"Location": service.url + "/admin/delete-everything"}, b""))
     url = queue_factory(attributes={"VisibilityTimeout": 60})
     sqs.send_message(QueueUrl=url, MessageBody="event")
-    mapping = mapping_of({"queue": url, "target": target.url + "/invoke"})
+    mapping = mappings({"queue": url, "target": target.url + "/invoke"})
     failed = wait_for(endpoint, mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"])
     error = failed["counters"]["last_error"]
     assert "HTTP 302" in error and "redirect" in error and "SECRET" not in error, error
     assert target.hits == [("POST", "/invoke")] and service.hits == []
 
 
-def test_a_non_json_answer_is_named_by_status_and_size_not_quoted(sqs, queue_factory, sites, mapping_of, endpoint):
+def test_a_non_json_answer_is_named_by_status_and_size_not_quoted(sqs, queue_factory, sites, mappings, endpoint):
     page = b"<html>SECRET token=abc123 of whatever answered</html>"
     target = sites(lambda method, path: (200, {"Content-Type": "text/html"}, page))
     url = queue_factory(attributes={"VisibilityTimeout": 60})
     sqs.send_message(QueueUrl=url, MessageBody="event")
-    mapping = mapping_of({"queue": url, "target": target.url + "/invoke"})
+    mapping = mappings({"queue": url, "target": target.url + "/invoke"})
     failed = wait_for(endpoint, mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"])
     error = failed["counters"]["last_error"]
     assert "HTTP 200" in error and f"{len(page)} bytes" in error and "SECRET" not in error, error
@@ -161,14 +135,14 @@ class Trickle:
         self._listener.close()
 
 
-def test_an_answer_that_trickles_past_the_timeout_or_passes_6_mb_fails(sqs, queue_factory, sites, mapping_of, endpoint):
+def test_an_answer_that_trickles_past_the_timeout_or_passes_6_mb_fails(sqs, queue_factory, sites, mappings, endpoint):
     """Lambda's timeout is the whole invocation's, and a synchronous answer is at most 6 MB
     ("For synchronous invocations, the maximum payload size is 6 MB", Lambda API reference, Invoke)."""
     trickle = Trickle()
     try:
         url = queue_factory(attributes={"VisibilityTimeout": 60})
         sqs.send_message(QueueUrl=url, MessageBody="event")
-        mapping = mapping_of({"queue": url, "target": trickle.url, "timeout_seconds": 1})
+        mapping = mappings({"queue": url, "target": trickle.url, "timeout_seconds": 1})
         failed = wait_for(endpoint, mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"])
         assert failed["counters"]["last_error"] == "Task timed out after 1 seconds", failed
     finally:
@@ -178,7 +152,7 @@ def test_an_answer_that_trickles_past_the_timeout_or_passes_6_mb_fails(sqs, queu
     )
     url = queue_factory(attributes={"VisibilityTimeout": 60})
     sqs.send_message(QueueUrl=url, MessageBody="event")
-    mapping = mapping_of({"queue": url, "target": huge.url + "/invoke"})
+    mapping = mappings({"queue": url, "target": huge.url + "/invoke"})
     failed = wait_for(endpoint, mapping["id"], lambda c: c["failures"] == 1 and not c["in_flight"])
     assert "larger than Lambda's 6 MB payload limit" in failed["counters"]["last_error"], failed
 

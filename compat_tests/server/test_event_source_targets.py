@@ -11,7 +11,6 @@ file are the emulator's own.
 
 import json
 import sys
-import time
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler
@@ -22,6 +21,7 @@ from aws_lambda_powertools.utilities.parser.models import SqsModel
 from prometheus_client.parser import text_string_to_metric_families
 
 from compat_tests.conftest import TARGET
+from compat_tests.event_sources import wait_for
 from compat_tests.helpers import admin_call as call
 from compat_tests.helpers import counts, sqs_client
 from compat_tests.local_http import LocalHttp
@@ -31,19 +31,6 @@ from compat_tests.servers import start_emulator
 pytestmark = pytest.mark.skipif(TARGET != "emulator", reason="event source mappings are the emulator's own")
 
 INVOKE_PATH = "/2015-03-31/functions/function/invocations"
-REAL_WAIT = 10.0  # seconds a poller in the server process gets to act
-
-
-def wait_for(endpoint, mapping_id, predicate, timeout=REAL_WAIT) -> dict:
-    """The mapping once predicate(its counters) holds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        status, mapping = call(endpoint, "GET", f"/_emulator/event-sources/{mapping_id}")
-        assert status == 200, mapping
-        if predicate(mapping["counters"]):
-            return mapping
-        assert time.monotonic() < deadline, f"no match after {timeout} s: {mapping}"
-        time.sleep(0.02)
 
 
 class InvokeServer(LocalHttp):
@@ -76,22 +63,6 @@ class InvokeServer(LocalHttp):
                 pass
 
         super().__init__(Handler, INVOKE_PATH)
-
-
-@pytest.fixture
-def mappings(endpoint):
-    """create(body) -> the new mapping; every mapping made is deleted after the test."""
-    made = []
-
-    def create(body):
-        status, mapping = call(endpoint, "POST", "/_emulator/event-sources", body)
-        assert status == 201, mapping
-        made.append(mapping["id"])
-        return mapping
-
-    yield create
-    for mapping_id in made:
-        call(endpoint, "DELETE", f"/_emulator/event-sources/{mapping_id}")
 
 
 @pytest.fixture
