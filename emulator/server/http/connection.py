@@ -23,18 +23,11 @@ next request within --idle-timeout, an answer read whole within --write-timeout.
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import logging
 import re
-import socket
-import struct
-import termios
-import time
 from collections import deque
-from collections.abc import Callable, Coroutine
-from email.utils import formatdate
-from http import HTTPStatus
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 import httptools
@@ -42,75 +35,30 @@ import httptools
 from emulator.protocol import Answer, HttpRequest, Peer
 from emulator.protocol.request import Headers
 from emulator.server.failures import log_internal_error
-from emulator.server.http.budget import Budget
-from emulator.server.http.limits import Limits
+from emulator.server.http.heads import NO_BODY, answer_head, header_name
+from emulator.server.http.shared import Shared
+from emulator.server.http.sockets import drop_unsent, unsent_in_kernel
 
 if TYPE_CHECKING:
-    from emulator.server.http.connections import Connections
+    pass
 
 log = logging.getLogger("emulator.http")
 
-READ_SIZE = 64 * 1024
 VERSIONS = frozenset({"1.0", "1.1"})
 # A request line without a version (HTTP/0.9): llhttp would wait for headers that never come.
 HTTP_0_9 = re.compile(rb"(?:^|\n)[A-Za-z]+ [^ \r\n]+\r?\n")
-BAD_REQUEST = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 TRAILERS = "The chunked request body is malformed or incomplete (trailer fields are not accepted)."
-NO_BODY = frozenset({204, 304})
 # An answer this large may lie in the kernel's send buffer (several MiB on loopback) where
 # no write of ours waits: its deadline is checked against the kernel's unsent bytes.
 LARGE_ANSWER = 64 * 1024
 MAX_PIPELINED = 8  # requests read ahead of their answers
-MAX_CONTENT_TYPES = 64  # the body limits cached by content type
 
 # What a connection is doing (Connection.state).
 IDLE = 0  # waiting for a request (none begun)
 HEAD = 1  # a request's line and headers on their way
 BODY = 2  # its body on its way
 DONE = 3  # nothing more is read: refused, or closing
-
-
-class Door(Protocol):
-    """What the connection asks of the app's side (emulator/server/http/entry.py)."""
-
-    # The answer to a request refused from its head alone, before its body is read; None
-    # where no request is (no --require-auth).
-    early: Callable[[HttpRequest], Answer | None] | None
-
-    def refusal(self, request: HttpRequest, code: str, message: str) -> Answer:
-        """An error of the HTTP layer, in the protocol the request's headers name."""
-
-    def start(self, request: HttpRequest, peer: Peer) -> Answer | Coroutine[Any, Any, Answer]:
-        """The answer now, or a coroutine that ends with it (a long poll, a commit, slow work)."""
-
-
-class Shared:
-    """What every connection of one server uses."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, limits: Limits, door: Door, connections: Connections):
-        self.loop = loop
-        self.limits = limits
-        self.door = door
-        self.connections = connections
-        self.bodies = Budget(limits.body_budget)
-        self.answers = Budget(limits.answer_budget)
-        self.view = memoryview(bytearray(READ_SIZE))
-        self.date_line = ""  # "Date: ...\r\n", kept by a timer rather than read a request
-        self._body_limits: dict[str | None, int] = {}  # by content type: clients send a few
-
-    def keep_date(self) -> None:
-        """Write the Date line now and once a second from now on (on the loop)."""
-        self.date_line = f"Date: {formatdate(time.time(), usegmt=True)}\r\n"
-        self.loop.call_later(1.0, self.keep_date)
-
-    def body_limit(self, content_type: str | None) -> int:
-        limit = self._body_limits.get(content_type)
-        if limit is None:
-            limit = self.limits.body_limit(content_type)
-            if len(self._body_limits) < MAX_CONTENT_TYPES:
-                self._body_limits[content_type] = limit
-        return limit
 
 
 class Connection(asyncio.BufferedProtocol):
@@ -234,7 +182,7 @@ class Connection(asyncio.BufferedProtocol):
         if self.state == BODY:  # a trailer field
             self._refuse(self.shared.door.refusal(self.request, "MalformedRequest", TRAILERS))  # type: ignore[arg-type]
         elif self.state == HEAD:
-            key = _NAMES.get(name) or _name(name)
+            key = header_name(name)
             fields = self.fields
             text = value.decode("latin-1")
             fields[key] = f"{fields[key]}, {text}" if key in fields else text
@@ -374,20 +322,9 @@ class Connection(asyncio.BufferedProtocol):
             return
         keep = keep and not self.eof
         status, headers, body = answer
-        lines = [_STATUS_LINES.get(status) or _status_line(status)]
         bodiless = head or status in NO_BODY
-        for name, value in headers:
-            # the length written is the body's (werkzeug and answers.py name it so)
-            if bodiless or (name != "Content-Length" and name != "content-length"):
-                lines.append(f"{name}: {value}\r\n")
-        if not bodiless:
-            lines.append(f"Content-Length: {len(body)}\r\n")
-        lines.append(self.shared.date_line)
-        if not keep:
-            lines.append("Connection: close\r\n")
-        lines.append("\r\n")
         try:
-            head_bytes = "".join(lines).encode("latin-1")
+            head_bytes = answer_head(status, headers, None if bodiless else len(body), keep, self.shared.date_line)
         except UnicodeEncodeError as exc:  # a header only UTF-8 can write: a bug of ours
             log_internal_error(log, "writing an answer", exc)
             head_bytes, body, keep = b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n", b"", False
@@ -469,7 +406,7 @@ class Connection(asyncio.BufferedProtocol):
         the client has read meanwhile lets it idle on; else closed."""
         if self.draining and self.state == IDLE:
             self.draining = False
-            if not _unsent_in_kernel(self.transport):
+            if not unsent_in_kernel(self.transport):
                 self.deadline = self.shared.loop.time() + self.shared.limits.idle_timeout
                 return
             self.close(reset=True)
@@ -494,47 +431,6 @@ class Connection(asyncio.BufferedProtocol):
         transport = self.transport
         if transport is None:
             return
-        sock = transport.get_extra_info("socket")
-        if reset and sock is not None:
-            try:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            except OSError:
-                pass
+        if reset:
+            drop_unsent(transport)
         transport.abort()
-
-
-_NAMES: dict[bytes, str] = {}  # header names as sent -> lower case: clients send the same few
-_MAX_NAMES = 256
-
-
-def _name(raw: bytes) -> str:
-    name = raw.decode("latin-1").lower()
-    if len(_NAMES) < _MAX_NAMES:
-        _NAMES[raw] = name
-    return name
-
-
-def _unsent_in_kernel(transport) -> int:
-    """Bytes written to the connection's socket that its client has not acknowledged (Linux's
-    SIOCOUTQ, tcp(7)); 0 where it cannot be known."""
-    sock = transport.get_extra_info("socket") if transport is not None else None
-    if sock is None or not hasattr(termios, "TIOCOUTQ"):
-        return 0
-    try:
-        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
-    except OSError:
-        return 0
-
-
-def _status_line(status: int) -> str:
-    line = _STATUS_LINES.get(status)
-    if line is None:
-        try:
-            phrase = HTTPStatus(status).phrase
-        except ValueError:
-            phrase = "Unknown"
-        line = _STATUS_LINES[status] = f"HTTP/1.1 {status} {phrase}\r\n"
-    return line
-
-
-_STATUS_LINES: dict[int, str] = {}

@@ -16,10 +16,11 @@ import contextlib
 import resource
 import threading
 
-from emulator.server.http.connection import Connection, Shared
+from emulator.server.http.connection import Connection
 from emulator.server.http.connections import Connections
 from emulator.server.http.entry import App, Entry
 from emulator.server.http.limits import Limits
+from emulator.server.http.shared import Shared
 from emulator.server.http.sockets import listen
 
 READY_TIMEOUT = 10.0  # seconds for the listener to take a connection after start

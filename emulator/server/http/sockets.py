@@ -10,9 +10,12 @@ Bound without SO_REUSEPORT, so a second emulator on a busy port fails (EADDRINUS
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import socket
+import struct
 import sys
+import termios
 
 log = logging.getLogger("emulator.http")
 
@@ -44,3 +47,26 @@ def _set_write_deadline(listener: socket.socket, seconds: float) -> None:
         log.info("no kernel write deadline on this platform: --write-timeout is checked by the server alone")
         return
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, max(1, int(seconds * 1000)))
+
+
+def unsent_in_kernel(transport) -> int:
+    """Bytes written to a connection's socket that its client has not acknowledged (Linux's
+    SIOCOUTQ, tcp(7)); 0 where it cannot be known."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None or not hasattr(termios, "TIOCOUTQ"):
+        return 0
+    try:
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+    except OSError:
+        return 0
+
+
+def drop_unsent(transport) -> None:
+    """Make the connection's close a reset (SO_LINGER 0), which drops what the kernel has not
+    sent; a plain close leaves the kernel sending it for as long as the client reads."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        except OSError:
+            pass
